@@ -1,0 +1,18 @@
+namespace RpcCompare.Contracts;
+
+/// <summary>
+/// The operations of the original "System.IO.Pipes versus WCF named pipes" measurement:
+/// an empty call, a directory read and a small write into a large file.
+/// All paths are relative to the service's data root.
+/// </summary>
+public interface IFileService
+{
+    /// <summary>Does nothing; measures the cost of a call.</summary>
+    Task<PingReply> PingAsync(PingRequest request);
+
+    /// <summary>Lists the entries of a directory under the data root.</summary>
+    Task<ReadDirectoryReply> ReadDirectoryAsync(ReadDirectoryRequest request);
+
+    /// <summary>Writes <see cref="WriteAtRequest.Count"/> bytes into an existing file, optionally several times.</summary>
+    Task<WriteAtReply> WriteAtAsync(WriteAtRequest request);
+}

@@ -1,0 +1,13 @@
+namespace RpcCompare.Contracts;
+
+/// <summary>
+/// Dotted, versioned service names. gRPC routes and generated .proto packages are derived from
+/// them, so they must stay dotted: an undotted name yields a package that does not match the route.
+/// </summary>
+public static class ServiceNames
+{
+    public const string Namespace = "urn:rpccompare:v1";
+    public const string FileService = "rpccompare.v1.FileService";
+    public const string CallShapeService = "rpccompare.v1.CallShapeService";
+    public const string PayloadService = "rpccompare.v1.PayloadService";
+}

@@ -1,0 +1,24 @@
+using System.Runtime.Serialization;
+
+namespace RpcCompare.Contracts;
+
+/// <summary>Request of <see cref="IFileService.WriteAtAsync"/>. Zero-valued members take the documented defaults, so an empty request reproduces the original measurement.</summary>
+[DataContract(Namespace = ServiceNames.Namespace)]
+public sealed class WriteAtRequest
+{
+    /// <summary>File relative to the data root. Defaults to the seeded 1 MiB file.</summary>
+    [DataMember(Order = 1)]
+    public string? Path { get; set; }
+
+    /// <summary>Bytes to write. Defaults (0) to 100.</summary>
+    [DataMember(Order = 2)]
+    public int Count { get; set; }
+
+    /// <summary>Offset to write at; negative means the middle of the file. Defaults to -1.</summary>
+    [DataMember(Order = 3)]
+    public long Offset { get; set; } = -1;
+
+    /// <summary>How many times to write in this one call ("write to a file twice" is 2). Defaults (0) to 1.</summary>
+    [DataMember(Order = 4)]
+    public int Repeat { get; set; }
+}

@@ -1,0 +1,132 @@
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Service;
+
+/// <summary>The file operations, confined to a <see cref="DataRoot"/>.</summary>
+public sealed class FileService : IFileService
+{
+    /// <summary>Bytes written per repeat when the request leaves <see cref="WriteAtRequest.Count"/> at 0.</summary>
+    public const int DefaultWriteCount = 100;
+
+    /// <summary>Largest single write accepted; a bigger one is a payload test, not a file test.</summary>
+    public const int MaxWriteCount = 16 * 1024 * 1024;
+
+    /// <summary>Most repeats in one call: enough for a break-even sweep, bounded so one call cannot run away.</summary>
+    public const int MaxRepeat = 100_000;
+
+    private static readonly Task<PingReply> s_pingReply = Task.FromResult(new PingReply());
+    private static readonly byte[] s_pattern = CreatePattern();
+    private readonly DataRoot _root;
+
+    public FileService(DataRoot root)
+    {
+        _root = root;
+    }
+
+    public Task<PingReply> PingAsync(PingRequest request) => s_pingReply;
+
+    public Task<ReadDirectoryReply> ReadDirectoryAsync(ReadDirectoryRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        var path = _root.Guard.Resolve(request.Path);
+        var directory = new DirectoryInfo(path);
+        if (!directory.Exists)
+        {
+            throw File.Exists(path)
+                ? new RpcServiceException(RpcErrorCode.InvalidArgument, $"'{request.Path}' is a file, not a directory.")
+                : new RpcServiceException(RpcErrorCode.NotFound, $"Directory '{request.Path}' does not exist under the data root.");
+        }
+
+        var entries = new List<DirectoryEntry>();
+        foreach (var info in directory.EnumerateFileSystemInfos())
+        {
+            var isDirectory = info is DirectoryInfo;
+            entries.Add(new DirectoryEntry
+            {
+                Name = info.Name,
+                Size = isDirectory ? 0 : ((FileInfo)info).Length,
+                IsDirectory = isDirectory,
+                LastWriteTimeUtcTicks = info.LastWriteTimeUtc.Ticks,
+            });
+        }
+
+        entries.Sort(static (a, b) => string.CompareOrdinal(a.Name, b.Name));
+        return Task.FromResult(new ReadDirectoryReply { Entries = [.. entries] });
+    }
+
+    public async Task<WriteAtReply> WriteAtAsync(WriteAtRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        var count = request.Count == 0 ? DefaultWriteCount : request.Count;
+        var repeat = request.Repeat == 0 ? 1 : request.Repeat;
+        if (count is < 0 or > MaxWriteCount)
+        {
+            throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"Count must be between 1 and {MaxWriteCount}; got {request.Count}.");
+        }
+
+        if (repeat is < 0 or > MaxRepeat)
+        {
+            throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"Repeat must be between 1 and {MaxRepeat}; got {request.Repeat}.");
+        }
+
+        var relative = string.IsNullOrEmpty(request.Path) ? DataRoot.DefaultFileName : request.Path;
+        var path = _root.Guard.Resolve(relative);
+        if (!File.Exists(path))
+        {
+            throw new RpcServiceException(RpcErrorCode.NotFound, $"File '{relative}' does not exist under the data root.");
+        }
+
+        var data = count <= s_pattern.Length ? s_pattern.AsMemory(0, count) : CreateData(count);
+        long offset = 0;
+        long length = 0;
+        for (var i = 0; i < repeat; i++)
+        {
+            // Open, write, close per repeat: each repeat is one whole file write, the unit of real
+            // work the original "write to a file twice" measurement counted.
+            using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite, FileOptions.Asynchronous);
+            length = RandomAccess.GetLength(handle);
+            offset = ResolveOffset(request.Offset, count, length);
+            await RandomAccess.WriteAsync(handle, data, offset);
+            length = Math.Max(length, offset + count);
+        }
+
+        return new WriteAtReply { BytesWritten = (long)count * repeat, Offset = offset, FileLength = length };
+    }
+
+    private static long ResolveOffset(long requested, int count, long length)
+    {
+        if (requested < 0)
+        {
+            return Math.Max(0, (length - count) / 2);
+        }
+
+        if (requested > length)
+        {
+            throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"Offset {requested} is past the end of the file ({length} bytes).");
+        }
+
+        return requested;
+    }
+
+    private static byte[] CreatePattern()
+    {
+        var pattern = new byte[4096];
+        for (var i = 0; i < pattern.Length; i++)
+        {
+            pattern[i] = (byte)('a' + (i % 26));
+        }
+
+        return pattern;
+    }
+
+    private static byte[] CreateData(int count)
+    {
+        var data = new byte[count];
+        for (var i = 0; i < count; i += s_pattern.Length)
+        {
+            s_pattern.AsSpan(0, Math.Min(s_pattern.Length, count - i)).CopyTo(data.AsSpan(i));
+        }
+
+        return data;
+    }
+}

@@ -1,0 +1,125 @@
+using System.Text;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Service.Internal;
+
+/// <summary>
+/// Maps a client's relative path to a path inside the data root, or refuses it. Refuses before
+/// touching the file system: absolute paths, '..' segments, NUL and control characters, over-long
+/// names; then refuses any existing component that is a symlink resolving outside the root.
+/// </summary>
+/// <remarks>
+/// The symlink check runs before the operation opens the file, so a symlink swapped in between
+/// by someone with write access to the root could still be followed. Closing that window needs
+/// openat(2) with O_NOFOLLOW, which .NET does not expose; the root is the service's own directory.
+/// </remarks>
+internal sealed class PathGuard
+{
+    // Linux NAME_MAX is 255 bytes; PATH_MAX is 4096 but nothing legitimate here comes close to it.
+    public const int MaxNameBytes = 255;
+    public const int MaxPathChars = 1024;
+
+    private static readonly char[] s_separators = ['/', '\\'];
+    private readonly string _root;
+    private readonly string _rootWithSeparator;
+
+    public PathGuard(string root)
+    {
+        _root = root;
+        _rootWithSeparator = root.EndsWith(Path.DirectorySeparatorChar) ? root : root + Path.DirectorySeparatorChar;
+    }
+
+    /// <summary>Returns the absolute path for <paramref name="relative"/>; null or empty is the root.</summary>
+    public string Resolve(string? relative)
+    {
+        if (string.IsNullOrEmpty(relative))
+        {
+            return _root;
+        }
+
+        if (relative.Length > MaxPathChars)
+        {
+            throw Refuse(relative, $"it is longer than {MaxPathChars} characters");
+        }
+
+        foreach (var c in relative)
+        {
+            if (char.IsControl(c))
+            {
+                throw Refuse(relative, c == '\0' ? "it contains a NUL character" : "it contains a control character");
+            }
+        }
+
+        if (Path.IsPathRooted(relative) || relative[0] is '/' or '\\' || (relative.Length > 1 && relative[1] == ':'))
+        {
+            throw Refuse(relative, "absolute paths are not accepted; give a path relative to the data root");
+        }
+
+        var current = _root;
+        foreach (var segment in relative.Split(s_separators, StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (segment == "..")
+            {
+                throw Refuse(relative, "'..' segments are not accepted");
+            }
+
+            if (segment == ".")
+            {
+                continue;
+            }
+
+            if (Encoding.UTF8.GetByteCount(segment) > MaxNameBytes)
+            {
+                throw Refuse(relative, $"a name is longer than {MaxNameBytes} bytes");
+            }
+
+            current = Path.Combine(current, segment);
+            CheckLink(relative, current);
+        }
+
+        // Belt and braces: whatever the segment checks missed, the result must lie inside the root.
+        var full = Path.GetFullPath(current);
+        if (full != _root && !full.StartsWith(_rootWithSeparator, StringComparison.Ordinal))
+        {
+            throw Refuse(relative, "it resolves outside the data root");
+        }
+
+        return full;
+    }
+
+    private void CheckLink(string relative, string component)
+    {
+        FileSystemInfo info = new FileInfo(component);
+        if (!info.Exists)
+        {
+            info = new DirectoryInfo(component);
+        }
+
+        if (info.LinkTarget is null)
+        {
+            return;
+        }
+
+        var target = info.ResolveLinkTarget(returnFinalTarget: true);
+        var resolved = target is null ? null : Path.GetFullPath(target.FullName);
+        if (resolved is null || (resolved != _root && !resolved.StartsWith(_rootWithSeparator, StringComparison.Ordinal)))
+        {
+            throw Refuse(relative, "a symlink in it points outside the data root");
+        }
+    }
+
+    private static RpcServiceException Refuse(string path, string reason) =>
+        new(RpcErrorCode.PathRefused, $"Path '{Printable(path)}' refused: {reason}.");
+
+    // Echo enough of the path to recognise it, without control characters or a megabyte of it.
+    private static string Printable(string path)
+    {
+        var builder = new StringBuilder(Math.Min(path.Length, 64));
+        foreach (var c in path.AsSpan(0, Math.Min(path.Length, 60)))
+        {
+            builder.Append(char.IsControl(c) ? '?' : c);
+        }
+
+        return path.Length > 60 ? builder.Append("...").ToString() : builder.ToString();
+    }
+}

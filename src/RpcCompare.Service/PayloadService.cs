@@ -1,0 +1,31 @@
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Service;
+
+/// <summary>The payload operations. Size limits belong to the bindings, which see the bytes first.</summary>
+public sealed class PayloadService : IPayloadService
+{
+    public Task<BytesMessage> EchoBytesAsync(BytesMessage request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Task.FromResult(new BytesMessage { Data = request.Data ?? [] });
+    }
+
+    public Task<LengthReply> SendBytesAsync(BytesMessage request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Task.FromResult(new LengthReply { Length = request.Data?.Length ?? 0 });
+    }
+
+    public Task<LengthReply> SendRecordsAsync(RecordsMessage request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Task.FromResult(new LengthReply { Length = request.Records?.Length ?? 0 });
+    }
+
+    public Task<LengthReply> SendStringAsync(StringMessage request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Task.FromResult(new LengthReply { Length = request.Text?.Length ?? 0 });
+    }
+}
