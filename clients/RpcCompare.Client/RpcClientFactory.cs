@@ -1,0 +1,49 @@
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.InProc;
+using RpcCompare.Bindings.Pipes.Client;
+
+namespace RpcCompare.Client;
+
+/// <summary>
+/// Returns a proxy for a contract over the named binding. Every binding's client side plugs in
+/// as an <see cref="IBindingClientProvider"/>; callers never see which framework is underneath.
+/// </summary>
+public sealed class RpcClientFactory
+{
+    private readonly Dictionary<string, IBindingClientProvider> _providers;
+
+    public RpcClientFactory(IEnumerable<IBindingClientProvider> providers)
+    {
+        ArgumentNullException.ThrowIfNull(providers);
+        _providers = providers.ToDictionary(p => p.Name, StringComparer.Ordinal);
+    }
+
+    /// <summary>Every binding this build offers a client for, in report order.</summary>
+    public IReadOnlyList<string> Bindings => [.. BindingNames.All.Where(_providers.ContainsKey)];
+
+    /// <summary>A factory with the client side of every binding in this build.</summary>
+    public static RpcClientFactory CreateDefault(PipesClientOptions? pipes = null) =>
+        new([new PipesClientProvider(pipes), new InProcClientProvider()]);
+
+    /// <summary>
+    /// Returns <typeparamref name="TContract"/> over <paramref name="binding"/> at <paramref name="address"/>.
+    /// Dispose the result with <see cref="ReleaseAsync"/> when done.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The binding is not in this build, or cannot carry the contract.</exception>
+    /// <exception cref="ArgumentException">The binding name is unknown.</exception>
+    public TContract Create<TContract>(string binding, string address)
+        where TContract : class
+    {
+        BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
+        var provider = _providers[binding];
+        if (!provider.Supports(typeof(TContract)))
+        {
+            throw new NotSupportedException($"Binding '{binding}' cannot carry {typeof(TContract).Name}.");
+        }
+
+        return provider.Create<TContract>(address);
+    }
+
+    /// <summary>Closes a proxy's connection, if it holds one.</summary>
+    public static ValueTask ReleaseAsync(object client) => client is IAsyncDisposable disposable ? disposable.DisposeAsync() : default;
+}

@@ -1,0 +1,83 @@
+using Microsoft.Extensions.Options;
+using RpcCompare.Bindings;
+using RpcCompare.Service;
+
+namespace RpcCompare.Host;
+
+/// <summary>
+/// Once every hosted service has started (every listener is bound), logs each binding's address
+/// and writes the endpoints file; deletes the file on shutdown so no tool finds a stale one.
+/// </summary>
+internal sealed partial class EndpointsPublisher : IHostedService
+{
+    private readonly IEnumerable<IBindingServer> _servers;
+    private readonly DataRoot _dataRoot;
+    private readonly IHostApplicationLifetime _lifetime;
+    private readonly RpcCompareHostOptions _options;
+    private readonly ILogger<EndpointsPublisher> _logger;
+    private CancellationTokenRegistration _registration;
+
+    public EndpointsPublisher(IEnumerable<IBindingServer> servers, DataRoot dataRoot, IHostApplicationLifetime lifetime, IOptions<RpcCompareHostOptions> options, ILogger<EndpointsPublisher> logger)
+    {
+        _servers = servers;
+        _dataRoot = dataRoot;
+        _lifetime = lifetime;
+        _options = options.Value;
+        _logger = logger;
+    }
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        _registration = _lifetime.ApplicationStarted.Register(() => _ = PublishAsync());
+        return Task.CompletedTask;
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _registration.DisposeAsync();
+        if (_options.EndpointsFile is { } path && File.Exists(path))
+        {
+            File.Delete(path);
+        }
+    }
+
+    private async Task PublishAsync()
+    {
+        try
+        {
+            var endpoints = new Dictionary<string, string>(StringComparer.Ordinal);
+            foreach (var server in _servers)
+            {
+                endpoints[server.Name] = server.Address ?? throw new InvalidOperationException($"Binding {server.Name} started without an address.");
+            }
+
+            // inproc is no listener: its "address" is the data root a same-machine client opens directly.
+            endpoints[BindingNames.InProc] = _dataRoot.FullPath;
+            LogDataRoot(_logger, _dataRoot.FullPath);
+            if (_options.EndpointsFile is { } path)
+            {
+                await EndpointsFile.WriteAsync(path, endpoints);
+                LogEndpointsFile(_logger, path);
+            }
+
+            LogReady(_logger, string.Join(", ", endpoints.Keys));
+        }
+        catch (Exception exception)
+        {
+            LogPublishFailed(_logger, exception);
+            _lifetime.StopApplication();
+        }
+    }
+
+    [LoggerMessage(1, LogLevel.Information, "Data root {Path}")]
+    private static partial void LogDataRoot(ILogger logger, string path);
+
+    [LoggerMessage(2, LogLevel.Information, "Endpoints written to {Path}")]
+    private static partial void LogEndpointsFile(ILogger logger, string path);
+
+    [LoggerMessage(3, LogLevel.Information, "Ready: {Bindings}")]
+    private static partial void LogReady(ILogger logger, string bindings);
+
+    [LoggerMessage(4, LogLevel.Critical, "Could not publish the endpoints; stopping")]
+    private static partial void LogPublishFailed(ILogger logger, Exception exception);
+}

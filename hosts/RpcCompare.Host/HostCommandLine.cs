@@ -1,0 +1,68 @@
+namespace RpcCompare.Host;
+
+/// <summary>The host's switches: short names for the configuration keys people set most.</summary>
+internal static class HostCommandLine
+{
+    public static readonly Dictionary<string, string> SwitchMappings = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["--bindings"] = "RpcCompare:Bindings",
+        ["--endpoints-file"] = "RpcCompare:EndpointsFile",
+        ["--socket-dir"] = "RpcCompare:SocketDirectory",
+        ["--data-root"] = "DataRoot:Path",
+        ["--pipe-path"] = "Pipes:Path",
+        ["--max-message-size"] = "Pipes:MaxMessageSize",
+    };
+
+    public static string Usage => $$"""
+        RpcCompare host: serves the same service on every binding of this build at once.
+
+        Usage: dotnet run --project hosts/RpcCompare.Host -c Release -- [options]
+
+        Options:
+          --bindings LIST          Comma-separated bindings to serve, or "all" (default).
+                                   In this build: {{string.Join(", ", HostBindings.Offered)}}.
+          --endpoints-file PATH    Write a JSON object {"binding": "address", ...} here once every listener
+                                   is ready; deleted on shutdown.
+          --socket-dir DIR         Directory for socket files (default: a new 0700 temp dir,
+                                   removed on shutdown).
+          --data-root DIR          Directory file operations are confined to (default: a new
+                                   temp dir with a 1 MiB data.bin and a 100-entry files/,
+                                   removed on shutdown).
+          --pipe-path PATH         Socket path of the pipes binding (default: SOCKET-DIR/pipes.sock).
+          --max-message-size N     Largest pipes message in bytes (default 16777216).
+          --Section:Key VALUE      Any other configuration key, as in appsettings.json.
+          -h, --help               Show this help.
+
+        Every setting can also come from appsettings.json or the environment
+        (e.g. RpcCompare__Bindings=pipes). SIGTERM or Ctrl+C stops the host cleanly.
+        """;
+
+    public static bool WantsHelp(IEnumerable<string> args) =>
+        args.Any(a => a is "-h" or "--help" or "-?" or "/?");
+
+    /// <summary>Returns the first switch that is neither known nor a configuration key, so typos fail loudly.</summary>
+    public static string? FindUnknownSwitch(IReadOnlyList<string> args)
+    {
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i];
+            if (!arg.StartsWith('-'))
+            {
+                continue;
+            }
+
+            var name = arg.Split('=', 2)[0];
+            if (!SwitchMappings.ContainsKey(name) && !name.Contains(':', StringComparison.Ordinal))
+            {
+                return name;
+            }
+
+            if (!arg.Contains('=', StringComparison.Ordinal))
+            {
+                i++; // Skip the switch's value.
+            }
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,49 @@
+using RpcCompare.Host;
+
+if (HostCommandLine.WantsHelp(args))
+{
+    Console.Out.Write(HostCommandLine.Usage);
+    return 0;
+}
+
+if (HostCommandLine.FindUnknownSwitch(args) is { } unknown)
+{
+    Console.Error.WriteLine($"rpccompare-host: unknown option '{unknown}'. See --help.");
+    return 2;
+}
+
+// Content root at the executable so appsettings.json is found whatever the working directory;
+// the command line is added below with the host's switch mappings.
+var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { ContentRootPath = AppContext.BaseDirectory });
+builder.Configuration.AddCommandLine(args, HostCommandLine.SwitchMappings);
+
+var hostSection = builder.Configuration.GetSection(RpcCompareHostOptions.SectionName);
+var hostOptions = hostSection.Get<RpcCompareHostOptions>() ?? new RpcCompareHostOptions();
+IReadOnlyList<string> bindings;
+try
+{
+    bindings = HostBindings.Parse(hostOptions.Bindings);
+}
+catch (Exception exception) when (exception is ArgumentException or NotSupportedException)
+{
+    Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
+    return 2;
+}
+
+using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
+builder.Services.Configure<RpcCompareHostOptions>(hostSection);
+builder.Services.AddRpcCompareServices(builder.Configuration);
+HostBindings.Add(builder.Services, builder.Configuration, sockets, bindings);
+builder.Services.AddHostedService<EndpointsPublisher>();
+
+try
+{
+    using var host = builder.Build();
+    await host.RunAsync();
+    return 0;
+}
+catch (Exception exception) when (exception is IOException or InvalidOperationException or UnauthorizedAccessException or Microsoft.Extensions.Options.OptionsValidationException)
+{
+    Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
+    return 1;
+}

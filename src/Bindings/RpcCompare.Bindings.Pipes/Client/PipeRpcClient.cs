@@ -1,0 +1,134 @@
+using System.IO.Pipes;
+using System.Text;
+using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Pipes.Client;
+
+/// <summary>
+/// One connection to a pipes server, implementing every contract the server serves. Calls on
+/// one client take turns (the protocol answers in order); use one client per concurrent caller.
+/// Connects on the first call and again after the connection breaks.
+/// </summary>
+internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
+{
+    private readonly string _path;
+    private readonly PipesClientOptions _options;
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private readonly FrameBuffer _request = new();
+    private readonly FrameBuffer _reply = new();
+    private NamedPipeClientStream? _stream;
+    private bool _disposed;
+
+    public PipeRpcClient(string path, PipesClientOptions options)
+    {
+        _path = path;
+        _options = options;
+    }
+
+    private async Task<TReply> CallAsync<TRequest, TReply>(OperationCode operation, TRequest request, PayloadEncoder<TRequest> encode, PayloadDecoder<TReply> decode)
+    {
+        await _gate.WaitAsync();
+        try
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            _request.Reset();
+            encode(_request, request);
+            if (_request.BodyLength > _options.MaxMessageSize)
+            {
+                throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
+                    $"The request of {_request.BodyLength} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes; nothing was sent.");
+            }
+
+            var stream = _stream ?? await ConnectAsync();
+            try
+            {
+                await stream.WriteAsync(_request.Complete((byte)operation));
+                await stream.ReadExactlyAsync(_reply.Header);
+                var (length, status) = PipeFrame.ReadHeader(_reply.Header.Span);
+                if (length > _options.MaxMessageSize)
+                {
+                    // The rest of the reply cannot be skipped cheaply; this connection is done.
+                    await DropConnectionAsync();
+                    throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
+                        $"The reply of {length} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes.");
+                }
+
+                var body = _reply.ReceiveBody((int)length);
+                await stream.ReadExactlyAsync(body);
+                if (status != PipeFrame.Success)
+                {
+                    throw new RpcServiceException((RpcErrorCode)status, Encoding.UTF8.GetString(body.Span));
+                }
+
+                return Decode(body, decode);
+            }
+            catch (Exception exception) when (exception is IOException or EndOfStreamException or PipeProtocolException)
+            {
+                await DropConnectionAsync();
+                throw new IOException($"The pipes connection to '{_path}' failed: {exception.Message}", exception);
+            }
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    private static TReply Decode<TReply>(Memory<byte> body, PayloadDecoder<TReply> decode)
+    {
+        var reader = new PayloadReader(body.Span);
+        var value = decode(ref reader);
+        reader.EnsureEnd();
+        return value;
+    }
+
+    private async Task<NamedPipeClientStream> ConnectAsync()
+    {
+        var stream = new NamedPipeClientStream(".", _path, PipeDirection.InOut, PipeOptions.Asynchronous);
+        try
+        {
+            await stream.ConnectAsync((int)_options.ConnectTimeout.TotalMilliseconds);
+        }
+        catch (Exception exception) when (exception is TimeoutException or IOException)
+        {
+            await stream.DisposeAsync();
+            throw new IOException($"Could not connect to the pipes server at '{_path}' within {_options.ConnectTimeout.TotalSeconds:0.#} s: {exception.Message}", exception);
+        }
+
+        _stream = stream;
+        return stream;
+    }
+
+    private async ValueTask DropConnectionAsync()
+    {
+        if (_stream is not null)
+        {
+            await _stream.DisposeAsync();
+            _stream = null;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _gate.WaitAsync();
+        try
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            await DropConnectionAsync();
+            _request.Dispose();
+            _reply.Dispose();
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    public void Dispose() => DisposeAsync().AsTask().GetAwaiter().GetResult();
+}

@@ -1,0 +1,32 @@
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Pipes.Client;
+
+/// <summary>Creates raw pipe clients; the address is the server's socket path.</summary>
+public sealed class PipesClientProvider : IBindingClientProvider
+{
+    private readonly PipesClientOptions _options;
+
+    public PipesClientProvider(PipesClientOptions? options = null)
+    {
+        _options = options ?? new PipesClientOptions();
+    }
+
+    public string Name => BindingNames.Pipes;
+
+    public bool Supports(Type contract) =>
+        contract == typeof(IFileService) || contract == typeof(ICallShapeService) || contract == typeof(IPayloadService);
+
+    public TContract Create<TContract>(string address)
+        where TContract : class
+    {
+        if (!Supports(typeof(TContract)))
+        {
+            throw new NotSupportedException(
+                $"The pipes binding is hand-written for RpcCompare's own contracts and cannot carry {typeof(TContract).Name}.");
+        }
+
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        return (TContract)(object)new PipeRpcClient(address, _options);
+    }
+}

@@ -1,0 +1,28 @@
+namespace RpcCompare.Bindings.Pipes;
+
+/// <summary>Server-side settings of the raw pipe baseline.</summary>
+public sealed class PipesBindingOptions
+{
+    /// <summary>Configuration section these options bind to.</summary>
+    public const string SectionName = "Pipes";
+
+    /// <summary>
+    /// Socket path of the pipe. On Linux a named pipe is a Unix domain socket, and an absolute
+    /// name is used as the socket's path as is. Defaults to null: the host puts it in its private
+    /// socket directory.
+    /// </summary>
+    public string? Path { get; set; }
+
+    /// <summary>
+    /// Largest request or reply body accepted. Defaults to 16 MiB, room for the 10,000,000-byte
+    /// payloads with their framing. Larger requests are refused with QuotaExceeded.
+    /// </summary>
+    public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+
+    /// <summary>
+    /// An over-limit request up to this many times <see cref="MaxMessageSize"/> is read and
+    /// discarded, so the error reaches a client still writing it and the connection stays
+    /// usable; beyond that the server answers and closes. Defaults to 4.
+    /// </summary>
+    public int DrainFactor { get; set; } = 4;
+}

@@ -1,0 +1,28 @@
+using System.Buffers.Binary;
+
+namespace RpcCompare.Bindings.Pipes.Protocol;
+
+/// <summary>
+/// The framing, both directions:
+/// <code>
+/// [ u32 little-endian body length ][ u8 code ][ body ... ]
+/// </code>
+/// In a request the code is an <see cref="OperationCode"/>; in a reply it is 0 for success or an
+/// <see cref="Contracts.RpcErrorCode"/>, whose body is then a UTF-8 message. One request is
+/// answered by one reply on the same connection, in order.
+/// </summary>
+internal static class PipeFrame
+{
+    public const int HeaderSize = 5;
+    public const byte Success = 0;
+
+    public static void WriteHeader(Span<byte> destination, int bodyLength, byte code)
+    {
+        BinaryPrimitives.WriteUInt32LittleEndian(destination, (uint)bodyLength);
+        destination[4] = code;
+    }
+
+    /// <summary>Reads a header; the length is unsigned on the wire so a hostile 4 GB prefix stays positive here.</summary>
+    public static (long BodyLength, byte Code) ReadHeader(ReadOnlySpan<byte> source) =>
+        (BinaryPrimitives.ReadUInt32LittleEndian(source), source[4]);
+}

@@ -1,0 +1,165 @@
+using System.IO.Pipes;
+using System.Text;
+using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Pipes.Server;
+
+/// <summary>
+/// Serves one client: read a frame, dispatch, write the reply, in order. Anything the client
+/// sends wrong ends in an error reply or, when the stream cannot be trusted any more, in closing
+/// this connection only.
+/// </summary>
+internal sealed class PipeConnection
+{
+    private readonly NamedPipeServerStream _stream;
+    private readonly PipeDispatcher _dispatcher;
+    private readonly PipesBindingOptions _options;
+    private readonly ILogger _logger;
+    private readonly long _id;
+
+    public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id)
+    {
+        _stream = stream;
+        _dispatcher = dispatcher;
+        _options = options;
+        _logger = logger;
+        _id = id;
+    }
+
+    public async Task RunAsync(CancellationToken cancellationToken)
+    {
+        PipeServerLog.ConnectionOpened(_logger, _id);
+        using var request = new FrameBuffer();
+        using var reply = new FrameBuffer();
+        try
+        {
+            while (await ReadHeaderAsync(request.Header, cancellationToken))
+            {
+                var (length, code) = PipeFrame.ReadHeader(request.Header.Span);
+                if (length > _options.MaxMessageSize)
+                {
+                    if (!await RefuseOversizedAsync(length, reply, cancellationToken))
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+
+                var body = request.ReceiveBody((int)length);
+                await _stream.ReadExactlyAsync(body, cancellationToken);
+                var status = await DispatchAsync((OperationCode)code, body, reply);
+                await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+            }
+
+            PipeServerLog.ConnectionClosed(_logger, _id);
+        }
+        catch (EndOfStreamException)
+        {
+            PipeServerLog.TruncatedFrame(_logger, _id);
+        }
+        catch (IOException exception)
+        {
+            PipeServerLog.ConnectionFailed(_logger, _id, exception.Message);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The host is stopping.
+        }
+        finally
+        {
+            await _stream.DisposeAsync();
+        }
+    }
+
+    private async ValueTask<byte> DispatchAsync(OperationCode operation, ReadOnlyMemory<byte> body, FrameBuffer reply)
+    {
+        reply.Reset();
+        try
+        {
+            await _dispatcher.DispatchAsync(operation, body, reply);
+            if (reply.BodyLength > _options.MaxMessageSize)
+            {
+                return WriteError(reply, RpcErrorCode.QuotaExceeded,
+                    $"The reply of {reply.BodyLength} bytes exceeds the pipes server's limit of {_options.MaxMessageSize} bytes (Pipes:MaxMessageSize).");
+            }
+
+            return PipeFrame.Success;
+        }
+        catch (RpcServiceException exception)
+        {
+            return WriteError(reply, exception.Code, exception.Message);
+        }
+        catch (PipeProtocolException exception)
+        {
+            return WriteError(reply, RpcErrorCode.InvalidArgument, exception.Message);
+        }
+        catch (Exception exception) when (exception is not OperationCanceledException)
+        {
+            PipeServerLog.OperationFailed(_logger, exception, (byte)operation, _id);
+            return WriteError(reply, RpcErrorCode.Internal, $"The service failed: {exception.Message}");
+        }
+    }
+
+    /// <summary>Answers an over-limit request; returns false when the connection must close.</summary>
+    private async ValueTask<bool> RefuseOversizedAsync(long length, FrameBuffer reply, CancellationToken cancellationToken)
+    {
+        var message = $"The request of {length} bytes exceeds the pipes server's limit of {_options.MaxMessageSize} bytes (Pipes:MaxMessageSize).";
+        var drainable = length <= (long)_options.MaxMessageSize * _options.DrainFactor;
+        if (drainable)
+        {
+            // Read and drop it so the client, which may still be writing, gets the error and keeps its connection.
+            await DrainAsync(length, cancellationToken);
+        }
+        else
+        {
+            PipeServerLog.OversizedFrameClosed(_logger, _id, length);
+            message += " The connection is closed.";
+        }
+
+        var status = WriteError(reply, RpcErrorCode.QuotaExceeded, message);
+        await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+        return drainable;
+    }
+
+    private async ValueTask DrainAsync(long length, CancellationToken cancellationToken)
+    {
+        var scratch = new byte[64 * 1024];
+        while (length > 0)
+        {
+            var read = await _stream.ReadAsync(scratch.AsMemory(0, (int)Math.Min(scratch.Length, length)), cancellationToken);
+            if (read == 0)
+            {
+                throw new EndOfStreamException();
+            }
+
+            length -= read;
+        }
+    }
+
+    /// <summary>Reads a frame header; false on a clean end of stream between frames.</summary>
+    private async ValueTask<bool> ReadHeaderAsync(Memory<byte> header, CancellationToken cancellationToken)
+    {
+        var read = await _stream.ReadAsync(header, cancellationToken);
+        if (read == 0)
+        {
+            return false;
+        }
+
+        if (read < header.Length)
+        {
+            await _stream.ReadExactlyAsync(header[read..], cancellationToken);
+        }
+
+        return true;
+    }
+
+    private static byte WriteError(FrameBuffer reply, RpcErrorCode code, string message)
+    {
+        reply.Reset();
+        Encoding.UTF8.GetBytes(message, reply.Reserve(Encoding.UTF8.GetByteCount(message)));
+        return (byte)code;
+    }
+}

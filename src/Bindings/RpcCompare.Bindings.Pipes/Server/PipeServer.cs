@@ -1,0 +1,145 @@
+using System.Collections.Concurrent;
+using System.IO.Pipes;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace RpcCompare.Bindings.Pipes.Server;
+
+/// <summary>
+/// Accepts pipe connections and runs each on its own task, so several clients are served at
+/// once, each on its own connection.
+/// </summary>
+/// <remarks>
+/// On Unix every NamedPipeServerStream instance for a path shares one listening socket, which is
+/// closed (and its file removed) when the last instance lets go; an instance lets go once it has
+/// accepted. The loop therefore always holds a spare instance while one waits, so the socket
+/// never disappears between two connections.
+/// </remarks>
+internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposable
+{
+    private readonly PipeDispatcher _dispatcher;
+    private readonly PipesBindingOptions _options;
+    private readonly ILogger<PipeServer> _logger;
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly ConcurrentDictionary<long, Task> _connections = new();
+    private NamedPipeServerStream? _waiting;
+    private NamedPipeServerStream? _spare;
+    private Task _acceptLoop = Task.CompletedTask;
+    private long _nextConnectionId;
+    private int _disposed;
+
+    public PipeServer(PipeDispatcher dispatcher, IOptions<PipesBindingOptions> options, ILogger<PipeServer> logger)
+    {
+        _dispatcher = dispatcher;
+        _options = options.Value;
+        _logger = logger;
+    }
+
+    public string Name => BindingNames.Pipes;
+
+    public string? Address { get; private set; }
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        var path = _options.Path;
+        if (string.IsNullOrEmpty(path) || !System.IO.Path.IsPathRooted(path))
+        {
+            throw new InvalidOperationException($"The pipes binding needs an absolute socket path (Pipes:Path); got '{path}'.");
+        }
+
+        if (_options.MaxMessageSize <= 0)
+        {
+            throw new InvalidOperationException($"Pipes:MaxMessageSize must be positive; got {_options.MaxMessageSize}.");
+        }
+
+        // Creating the first instance binds and listens, so the binding is reachable when StartAsync returns.
+        _waiting = CreateInstance(path);
+        Address = path;
+        _acceptLoop = AcceptLoopAsync(path, _stopping.Token);
+        PipeServerLog.Listening(_logger, Name, path);
+        return Task.CompletedTask;
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync();
+        await _acceptLoop;
+        await Task.WhenAll(_connections.Values).WaitAsync(cancellationToken);
+        await DisposeListenersAsync();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        // The container may hand this out under several service types and dispose it once for each.
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        await _stopping.CancelAsync();
+        await DisposeListenersAsync();
+        _stopping.Dispose();
+    }
+
+    private async Task AcceptLoopAsync(string path, CancellationToken cancellationToken)
+    {
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            try
+            {
+                _spare ??= CreateInstance(path);
+                var waiting = _waiting!;
+                await waiting.WaitForConnectionAsync(cancellationToken);
+                (_waiting, _spare) = (_spare, null);
+                StartConnection(waiting, cancellationToken);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception exception) when (exception is IOException or System.Net.Sockets.SocketException)
+            {
+                PipeServerLog.AcceptFailed(_logger, exception);
+                await _waiting!.DisposeAsync();
+                _waiting = null;
+                (_waiting, _spare) = (_spare ?? CreateInstance(path), null);
+                await Task.Delay(TimeSpan.FromMilliseconds(100), CancellationToken.None);
+            }
+        }
+    }
+
+    private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
+    {
+        var id = Interlocked.Increment(ref _nextConnectionId);
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id);
+        var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
+        _connections[id] = task;
+        // Registered after the add, so the removal cannot run ahead of it.
+        _ = task.ContinueWith(_ => _connections.TryRemove(id, out var _), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+    }
+
+    private async ValueTask DisposeListenersAsync()
+    {
+        if (_waiting is not null)
+        {
+            await _waiting.DisposeAsync();
+            _waiting = null;
+        }
+
+        if (_spare is not null)
+        {
+            await _spare.DisposeAsync();
+            _spare = null;
+        }
+
+        // The last instance normally removes the socket file; make sure of it.
+        if (Address is not null && File.Exists(Address))
+        {
+            File.Delete(Address);
+        }
+    }
+
+    private static NamedPipeServerStream CreateInstance(string path) =>
+        new(path, PipeDirection.InOut, NamedPipeServerStream.MaxAllowedServerInstances, PipeTransmissionMode.Byte, PipeOptions.Asynchronous);
+}

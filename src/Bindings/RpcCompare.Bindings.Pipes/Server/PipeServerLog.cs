@@ -1,0 +1,30 @@
+using Microsoft.Extensions.Logging;
+
+namespace RpcCompare.Bindings.Pipes.Server;
+
+internal static partial class PipeServerLog
+{
+    [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]
+    public static partial void Listening(ILogger logger, string binding, string address);
+
+    [LoggerMessage(2, LogLevel.Debug, "Connection {ConnectionId} opened")]
+    public static partial void ConnectionOpened(ILogger logger, long connectionId);
+
+    [LoggerMessage(3, LogLevel.Debug, "Connection {ConnectionId} closed by the client")]
+    public static partial void ConnectionClosed(ILogger logger, long connectionId);
+
+    [LoggerMessage(4, LogLevel.Warning, "Connection {ConnectionId} ended in the middle of a frame; dropped it")]
+    public static partial void TruncatedFrame(ILogger logger, long connectionId);
+
+    [LoggerMessage(5, LogLevel.Warning, "Connection {ConnectionId} sent a {Length}-byte frame, over the limit; answered QuotaExceeded and closed it")]
+    public static partial void OversizedFrameClosed(ILogger logger, long connectionId, long length);
+
+    [LoggerMessage(6, LogLevel.Error, "Operation 0x{Operation:X2} on connection {ConnectionId} failed")]
+    public static partial void OperationFailed(ILogger logger, Exception exception, byte operation, long connectionId);
+
+    [LoggerMessage(7, LogLevel.Warning, "Connection {ConnectionId} failed: {Reason}")]
+    public static partial void ConnectionFailed(ILogger logger, long connectionId, string reason);
+
+    [LoggerMessage(8, LogLevel.Error, "Accepting a pipe connection failed; retrying")]
+    public static partial void AcceptFailed(ILogger logger, Exception exception);
+}

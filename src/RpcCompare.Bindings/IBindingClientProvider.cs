@@ -1,0 +1,17 @@
+namespace RpcCompare.Bindings;
+
+/// <summary>The client side of one binding: turns an address into a contract proxy.</summary>
+public interface IBindingClientProvider
+{
+    string Name { get; }
+
+    /// <summary>Whether this binding can carry <paramref name="contract"/>.</summary>
+    bool Supports(Type contract);
+
+    /// <summary>
+    /// Returns a proxy for <typeparamref name="TContract"/>. The proxy implements
+    /// <see cref="IAsyncDisposable"/> when it holds a connection; the caller disposes it.
+    /// </summary>
+    TContract Create<TContract>(string address)
+        where TContract : class;
+}
