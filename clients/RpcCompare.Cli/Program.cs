@@ -1,0 +1,3 @@
+using RpcCompare.Cli;
+
+return await RpccCommands.Create(Console.Out, Console.Error).Parse(args).InvokeAsync();

@@ -1,0 +1,154 @@
+using System.CommandLine;
+using System.Text.Json;
+using RpcCompare.Bindings;
+using RpcCompare.Client;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Cli;
+
+/// <summary>The rpcc command tree: call, bindings, operations.</summary>
+internal static class RpccCommands
+{
+    public const int Ok = 0;
+    public const int CallFailed = 1;
+    public const int UsageError = 2;
+
+    private static readonly JsonSerializerOptions s_json = new() { WriteIndented = true };
+
+    public static RootCommand Create(TextWriter output, TextWriter error)
+    {
+        var factory = RpcClientFactory.CreateDefault();
+        var root = new RootCommand("rpcc: call any RpcCompare operation over any binding and print the reply as JSON.");
+        root.Subcommands.Add(CreateCall(factory, output, error));
+        root.Subcommands.Add(CreateBindings(factory, output));
+        root.Subcommands.Add(CreateOperations(output));
+        return root;
+    }
+
+    private static Command CreateCall(RpcClientFactory factory, TextWriter output, TextWriter error)
+    {
+        var binding = new Option<string>("--binding", "-b") { Description = "Binding to call over (see 'rpcc bindings').", Required = true };
+        var address = new Option<string?>("--address", "-a") { Description = "The binding's address: a socket path, URL or, for inproc, a data root." };
+        var endpoints = new Option<FileInfo?>("--endpoints", "-e") { Description = "Endpoints file a host wrote (--endpoints-file); the address is looked up there." };
+        var operation = new Argument<string>("operation") { Description = "Operation to call (see 'rpcc operations')." };
+        operation.AcceptOnlyFromAmong([.. CliOperations.All.Select(o => o.Name)]);
+        var path = new Option<string?>("--path") { Description = "Path relative to the data root." };
+        var count = new Option<int>("--count") { Description = "WriteAt: bytes per write (0 means 100)." };
+        var offset = new Option<long>("--offset") { Description = "WriteAt: offset; negative means the middle.", DefaultValueFactory = _ => -1 };
+        var repeat = new Option<int>("--repeat") { Description = "WriteAt: writes in this one call (0 means 1)." };
+        var value = new Option<int>("--value") { Description = "TakeInt, Increment: the int argument." };
+        var size = new Option<int>("--size") { Description = "Payload operations: payload size in bytes.", DefaultValueFactory = _ => 10 };
+        var text = new Option<string?>("--text") { Description = "SendString: the string to send." };
+        var x = new Option<int>("--x") { Description = "TakePoint: X." };
+        var y = new Option<int>("--y") { Description = "TakePoint: Y." };
+        var z = new Option<int>("--z") { Description = "TakePoint: Z." };
+        var weight = new Option<double>("--weight") { Description = "TakePoint: weight." };
+
+        var call = new Command("call", "Call one operation and print its reply, or the error.")
+        {
+            binding, address, endpoints, operation, path, count, offset, repeat, value, size, text, x, y, z, weight,
+        };
+        call.SetAction(async (parse, cancellationToken) =>
+        {
+            var bindingName = parse.GetValue(binding)!;
+            var resolvedAddress = ResolveAddress(bindingName, parse.GetValue(address), parse.GetValue(endpoints), error);
+            if (resolvedAddress is null)
+            {
+                return UsageError;
+            }
+
+            var arguments = new OperationArguments(
+                parse.GetValue(path), parse.GetValue(count), parse.GetValue(offset), parse.GetValue(repeat), parse.GetValue(value),
+                parse.GetValue(size), parse.GetValue(text), parse.GetValue(x), parse.GetValue(y), parse.GetValue(z), parse.GetValue(weight));
+            return await CallAsync(factory, bindingName, resolvedAddress, CliOperations.Find(parse.GetValue(operation)!)!, arguments, output, error);
+        });
+        return call;
+    }
+
+    private static async Task<int> CallAsync(RpcClientFactory factory, string binding, string address, CliOperation operation, OperationArguments arguments, TextWriter output, TextWriter error)
+    {
+        try
+        {
+            await using var clients = new ClientSet(factory, binding, address);
+            var reply = await operation.InvokeAsync(clients, arguments);
+            await output.WriteLineAsync(reply is null ? "{}" : JsonSerializer.Serialize(reply, reply.GetType(), s_json));
+            return Ok;
+        }
+        catch (RpcServiceException exception)
+        {
+            await error.WriteLineAsync($"error: {exception.Code}: {exception.Message}");
+            return CallFailed;
+        }
+        catch (Exception exception) when (exception is NotSupportedException or ArgumentException)
+        {
+            await error.WriteLineAsync($"error: {exception.Message}");
+            return UsageError;
+        }
+        catch (Exception exception) when (exception is IOException or DirectoryNotFoundException or TimeoutException)
+        {
+            await error.WriteLineAsync($"error: {exception.Message}");
+            return CallFailed;
+        }
+    }
+
+    private static string? ResolveAddress(string binding, string? address, FileInfo? endpoints, TextWriter error)
+    {
+        if (!string.IsNullOrEmpty(address))
+        {
+            return address;
+        }
+
+        if (endpoints is null)
+        {
+            error.WriteLine("error: give --address, or --endpoints with the file the host wrote (--endpoints-file).");
+            return null;
+        }
+
+        if (!endpoints.Exists)
+        {
+            error.WriteLine($"error: endpoints file '{endpoints.FullName}' does not exist. Is the host running with --endpoints-file?");
+            return null;
+        }
+
+        var map = EndpointsFile.Read(endpoints.FullName);
+        if (!map.TryGetValue(binding, out var found))
+        {
+            error.WriteLine($"error: the host does not serve '{binding}'; it serves {string.Join(", ", map.Keys)}.");
+            return null;
+        }
+
+        return found;
+    }
+
+    private static Command CreateBindings(RpcClientFactory factory, TextWriter output)
+    {
+        var command = new Command("bindings", "List every binding and whether this build can call it.");
+        command.SetAction(_ =>
+        {
+            foreach (var name in BindingNames.All)
+            {
+                var status = factory.Bindings.Contains(name) ? "available"
+                    : BindingNames.Unavailable.TryGetValue(name, out var reason) ? reason : "unknown";
+                output.WriteLine($"{name,-12} {status}");
+            }
+
+            return Ok;
+        });
+        return command;
+    }
+
+    private static Command CreateOperations(TextWriter output)
+    {
+        var command = new Command("operations", "List every operation rpcc can call.");
+        command.SetAction(_ =>
+        {
+            foreach (var operation in CliOperations.All)
+            {
+                output.WriteLine($"{operation.Name,-14} {operation.Description}");
+            }
+
+            return Ok;
+        });
+        return command;
+    }
+}
