@@ -1,0 +1,163 @@
+using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Pipes.Tests;
+
+/// <summary>
+/// What the raw pipe server does with input a framework would have rejected for it. Each test runs
+/// a well-behaved client at the same time and checks it was served throughout.
+/// </summary>
+public sealed class PipeServerBadInputTests : IAsyncLifetime
+{
+    private const int ServerLimit = 64 * 1024;
+    private InProcessHost _host = null!;
+
+    public async Task InitializeAsync() => _host = await InProcessHost.StartAsync(o => o.MaxMessageSize = ServerLimit);
+
+    public async Task DisposeAsync() => await _host.DisposeAsync();
+
+    [Fact]
+    public async Task UnknownOperationCode_GetsInvalidArgument_AndConnectionStaysUsable()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        await raw.SendAsync(RawPipeConnection.Frame(3, 0x7F, [1, 2, 3]));
+        var reply = await raw.ReadReplyAsync();
+        await raw.SendAsync(RawPipeConnection.Frame(0, (byte)OperationCode.Ping, []));
+        var ping = await raw.ReadReplyAsync();
+
+        Assert.Equal((byte)RpcErrorCode.InvalidArgument, reply!.Value.Status);
+        Assert.Contains("Unknown operation code 0x7F", reply.Value.Message, StringComparison.Ordinal);
+        Assert.Equal(PipeFrame.Success, ping!.Value.Status);
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task MalformedBody_GetsInvalidArgument_AndConnectionStaysUsable()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        // ReadDirectory whose path claims 1,000 bytes in a 6-byte body.
+        await raw.SendAsync(RawPipeConnection.Frame(6, (byte)OperationCode.ReadDirectory, [0xE8, 0x03, 0, 0, (byte)'a', (byte)'b']));
+        var reply = await raw.ReadReplyAsync();
+        await raw.SendAsync(RawPipeConnection.Frame(0, (byte)OperationCode.Ping, []));
+        var ping = await raw.ReadReplyAsync();
+
+        Assert.Equal((byte)RpcErrorCode.InvalidArgument, reply!.Value.Status);
+        Assert.Equal(PipeFrame.Success, ping!.Value.Status);
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task LengthPrefixOf2GB_GetsQuotaExceeded_AndConnectionIsClosed()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        await raw.SendAsync(RawPipeConnection.Frame(int.MaxValue, (byte)OperationCode.EchoBytes, [0, 0, 0, 0]));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal((byte)RpcErrorCode.QuotaExceeded, reply!.Value.Status);
+        Assert.Contains("2147483647 bytes exceeds", reply.Value.Message, StringComparison.Ordinal);
+        Assert.True(await raw.IsClosedByServerAsync());
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task LengthPrefixOf4GB_IsNotReadAsNegative()
+    {
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        await raw.SendAsync(RawPipeConnection.Frame(uint.MaxValue, (byte)OperationCode.Ping, []));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal((byte)RpcErrorCode.QuotaExceeded, reply!.Value.Status);
+        Assert.True(await raw.IsClosedByServerAsync());
+    }
+
+    [Fact]
+    public async Task OverLimitRequestWithinDrainFactor_GetsQuotaExceeded_AndConnectionStaysUsable()
+    {
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+        var body = new byte[ServerLimit + 100];
+        BitConverter.TryWriteBytes(body, body.Length - 4);
+
+        var send = raw.SendAsync(RawPipeConnection.Frame((uint)body.Length, (byte)OperationCode.SendBytes, body));
+        var reply = await raw.ReadReplyAsync();
+        await send;
+        await raw.SendAsync(RawPipeConnection.Frame(0, (byte)OperationCode.Ping, []));
+        var ping = await raw.ReadReplyAsync();
+
+        Assert.Equal((byte)RpcErrorCode.QuotaExceeded, reply!.Value.Status);
+        Assert.Contains("Pipes:MaxMessageSize", reply.Value.Message, StringComparison.Ordinal);
+        Assert.Equal(PipeFrame.Success, ping!.Value.Status);
+    }
+
+    [Fact]
+    public async Task TruncatedFrameThenDisconnect_ServerKeepsServingOthers()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        await using (var raw = await RawPipeConnection.ConnectAsync(_host.PipePath))
+        {
+            // Promises 1,000 bytes, sends 10, hangs up.
+            await raw.SendAsync(RawPipeConnection.Frame(1000, (byte)OperationCode.SendBytes, new byte[10]));
+        }
+
+        await using var next = await RawPipeConnection.ConnectAsync(_host.PipePath);
+        await next.SendAsync(RawPipeConnection.Frame(0, (byte)OperationCode.Ping, []));
+
+        Assert.Equal(PipeFrame.Success, (await next.ReadReplyAsync())!.Value.Status);
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task DisconnectInsideHeader_ServerKeepsServingOthers()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        await using (var raw = await RawPipeConnection.ConnectAsync(_host.PipePath))
+        {
+            await raw.SendAsync([0x05, 0x00]);
+        }
+
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task Garbage_ServerAnswersOrClosesAndKeepsServingOthers()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        var garbage = new byte[16 * 1024];
+        new Random(1234).NextBytes(garbage);
+        await using (var raw = await RawPipeConnection.ConnectAsync(_host.PipePath))
+        {
+            try
+            {
+                await raw.SendAsync(garbage);
+            }
+            catch (IOException)
+            {
+                // The server may already have closed on an impossible length prefix: that is a pass.
+            }
+        }
+
+        await using var next = await RawPipeConnection.ConnectAsync(_host.PipePath);
+        await next.SendAsync(RawPipeConnection.Frame(0, (byte)OperationCode.Ping, []));
+
+        Assert.Equal(PipeFrame.Success, (await next.ReadReplyAsync())!.Value.Status);
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task EmptyCallWithUnexpectedBody_GetsInvalidArgument()
+    {
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        await raw.SendAsync(RawPipeConnection.Frame(2, (byte)OperationCode.Ping, [1, 2]));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal((byte)RpcErrorCode.InvalidArgument, reply!.Value.Status);
+    }
+}

@@ -1,0 +1,62 @@
+using RpcCompare.Bindings.Pipes.Client;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Pipes.Tests;
+
+/// <summary>
+/// A well-behaved client calling in a bounded loop while a test abuses the server, proving the
+/// server keeps serving others. Stops after 2,000 calls or when asked, whichever is first.
+/// </summary>
+internal sealed class SteadyClient
+{
+    private const int MaxCalls = 2000;
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Task<(int Succeeded, Exception? Failure)> _loop;
+
+    private SteadyClient(string path)
+    {
+        _loop = Task.Run(() => LoopAsync(path));
+    }
+
+    public static SteadyClient Start(string path) => new(path);
+
+    /// <summary>Stops the loop and returns how many calls succeeded; throws the first failure.</summary>
+    public async Task<int> StopAsync()
+    {
+        await _stop.CancelAsync();
+        var (succeeded, failure) = await _loop.WaitAsync(TimeSpan.FromSeconds(30));
+        _stop.Dispose();
+        if (failure is not null)
+        {
+            throw new InvalidOperationException($"The well-behaved client failed after {succeeded} calls.", failure);
+        }
+
+        return succeeded;
+    }
+
+    private async Task<(int, Exception?)> LoopAsync(string path)
+    {
+        var client = new PipesClientProvider().Create<ICallShapeService>(path);
+        var succeeded = 0;
+        try
+        {
+            // At least a few calls even if the abuse finishes at once, so a dead server shows.
+            while (succeeded < MaxCalls && (succeeded < 5 || !_stop.IsCancellationRequested))
+            {
+                var reply = await client.IncrementAsync(new IntMessage { Value = succeeded }).WaitAsync(TimeSpan.FromSeconds(10));
+                Assert.Equal(succeeded + 1, reply.Value);
+                succeeded++;
+            }
+
+            return (succeeded, null);
+        }
+        catch (Exception exception)
+        {
+            return (succeeded, exception);
+        }
+        finally
+        {
+            await ((IAsyncDisposable)client).DisposeAsync();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.Pipes;
+using RpcCompare.Service;
+
+namespace RpcCompare.Testing;
+
+/// <summary>
+/// RpcCompare's service with the pipes binding, hosted inside the test process on a temporary
+/// socket and data root, so tests run in parallel and leave nothing behind.
+/// </summary>
+public sealed class InProcessHost : IAsyncDisposable
+{
+    private readonly TemporaryDirectory _directory;
+    private readonly IHost _host;
+
+    private InProcessHost(TemporaryDirectory directory, IHost host)
+    {
+        _directory = directory;
+        _host = host;
+    }
+
+    public string PipePath => _directory.PathFor("pipes.sock");
+
+    public string DataRoot => _host.Services.GetRequiredService<DataRoot>().FullPath;
+
+    public IServiceProvider Services => _host.Services;
+
+    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null)
+    {
+        var directory = new TemporaryDirectory();
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"));
+        builder.Services.AddPipesBinding(configure: o =>
+        {
+            o.Path = Path.Combine(directory.FullPath, "pipes.sock");
+            configurePipes?.Invoke(o);
+        });
+        var host = builder.Build();
+        await host.StartAsync().Bounded();
+        return new InProcessHost(directory, host);
+    }
+
+    public IBindingServer Binding(string name) => _host.Services.GetServices<IBindingServer>().Single(s => s.Name == name);
+
+    public async ValueTask DisposeAsync()
+    {
+        await _host.StopAsync().Bounded();
+        _host.Dispose();
+        _directory.Dispose();
+    }
+}
