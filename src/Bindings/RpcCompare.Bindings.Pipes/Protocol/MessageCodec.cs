@@ -111,7 +111,7 @@ internal static class MessageCodec
         var span = buffer.Reserve(records.Length * RecordSize);
         for (var i = 0; i < records.Length; i++)
         {
-            var record = records[i];
+            var record = records[i] ?? throw new ArgumentException($"Records[{i}] is null; every record must be set.", nameof(value));
             var slot = span.Slice(i * RecordSize, RecordSize);
             slot[0] = record.R;
             slot[1] = record.G;

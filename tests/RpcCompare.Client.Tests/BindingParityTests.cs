@@ -1,0 +1,88 @@
+using System.Text.Json;
+using RpcCompare.Bindings;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Client.Tests;
+
+/// <summary>
+/// The same request gives the same outcome, result or error, on every binding this build offers.
+/// The in-process call is the reference: it is the implementation itself.
+/// </summary>
+public sealed class BindingParityTests : IClassFixture<BindingParityTests.HostFixture>
+{
+    private readonly HostFixture _fixture;
+
+    public BindingParityTests(HostFixture fixture)
+    {
+        _fixture = fixture;
+    }
+
+    public static TheoryData<ParityCase> Cases() => [.. ParityCases.All()];
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public async Task Operation_GivesTheSameOutcomeOnEveryBinding(ParityCase parityCase)
+    {
+        var reference = await OutcomeAsync(BindingNames.InProc, parityCase);
+        foreach (var binding in _fixture.Factory.Bindings.Where(b => b != BindingNames.InProc))
+        {
+            // The binding's name rides along so a mismatch says which binding differed.
+            Assert.Equal((binding, reference), (binding, await OutcomeAsync(binding, parityCase)));
+        }
+
+        // A case that cannot tell a refusal from a success would pass vacuously; the names say which is which.
+        var refused = parityCase.Name.Contains("refused", StringComparison.Ordinal) || parityCase.Name is "WriteAt escape" or "WriteAt absolute" or "WriteAt missing" or "WriteAt bad count";
+        Assert.Equal(refused, reference.StartsWith("error:", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void EveryBindingOfThisBuild_IsCoveredByParity()
+    {
+        Assert.Equal([BindingNames.Pipes, BindingNames.InProc], _fixture.Factory.Bindings);
+    }
+
+    private async Task<string> OutcomeAsync(string binding, ParityCase parityCase)
+    {
+        var address = binding == BindingNames.InProc ? _fixture.Host.DataRoot : _fixture.Host.PipePath;
+        var files = _fixture.Factory.Create<IFileService>(binding, address);
+        var shapes = _fixture.Factory.Create<ICallShapeService>(binding, address);
+        var payloads = _fixture.Factory.Create<IPayloadService>(binding, address);
+        try
+        {
+            var result = await parityCase.InvokeAsync(files, shapes, payloads).Bounded();
+            return "ok: " + (result is null ? "void" : JsonSerializer.Serialize(result, result.GetType()));
+        }
+        catch (RpcServiceException exception)
+        {
+            return $"error: {exception.Code}: {exception.Message}";
+        }
+        finally
+        {
+            await RpcClientFactory.ReleaseAsync(files);
+            await RpcClientFactory.ReleaseAsync(shapes);
+            await RpcClientFactory.ReleaseAsync(payloads);
+        }
+    }
+
+    public sealed class HostFixture : IAsyncLifetime
+    {
+        private readonly TemporaryDirectory _outside = new();
+
+        public InProcessHost Host { get; private set; } = null!;
+
+        public RpcClientFactory Factory { get; } = RpcClientFactory.CreateDefault();
+
+        public async Task InitializeAsync()
+        {
+            Host = await InProcessHost.StartAsync();
+            Directory.CreateSymbolicLink(Path.Combine(Host.DataRoot, ParityCases.OutsideLinkName), _outside.FullPath);
+        }
+
+        public async Task DisposeAsync()
+        {
+            await Host.DisposeAsync();
+            _outside.Dispose();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+using System.Runtime.Serialization;
+using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.InProc;
+using RpcCompare.Bindings.Pipes.Client;
+
+namespace RpcCompare.Client.Tests;
+
+/// <summary>
+/// A team's own contract is hosted with one registration line, no binding code. Of this build's
+/// bindings only inproc is generic; the raw pipe baseline is hand-written per contract by design
+/// and says so.
+/// </summary>
+public sealed class SecondContractTests
+{
+    [Fact]
+    public async Task AddRpcService_RegistersContractForGenericBindings()
+    {
+        await using var services = new ServiceCollection()
+            .AddRpcService<IGreeter, Greeter>()
+            .BuildServiceProvider();
+        var factory = new RpcClientFactory([new InProcClientProvider(services), new PipesClientProvider()]);
+
+        var greeter = factory.Create<IGreeter>(BindingNames.InProc, "");
+        var reply = await greeter.GreetAsync(new GreetRequest { Name = "Ada" });
+
+        Assert.Equal("Hello, Ada", reply.Message);
+        Assert.Equal(new RpcServiceDescriptor(typeof(IGreeter), typeof(Greeter)), Assert.Single(services.GetServices<RpcServiceDescriptor>()));
+    }
+
+    [Fact]
+    public void AddRpcService_Twice_RegistersOnce()
+    {
+        var services = new ServiceCollection().AddRpcService<IGreeter, Greeter>().AddRpcService<IGreeter, Greeter>();
+
+        Assert.Single(services, d => d.ServiceType == typeof(RpcServiceDescriptor));
+    }
+
+    [Fact]
+    public void PipesBinding_RefusesAContractItWasNotWrittenFor()
+    {
+        var factory = new RpcClientFactory([new PipesClientProvider()]);
+
+        var error = Assert.Throws<NotSupportedException>(() => factory.Create<IGreeter>(BindingNames.Pipes, "/tmp/x.sock"));
+
+        Assert.Contains("cannot carry IGreeter", error.Message, StringComparison.Ordinal);
+    }
+
+    public interface IGreeter
+    {
+        Task<GreetReply> GreetAsync(GreetRequest request);
+    }
+
+    [DataContract]
+    public sealed class GreetRequest
+    {
+        [DataMember(Order = 1)]
+        public string Name { get; set; } = "";
+    }
+
+    [DataContract]
+    public sealed class GreetReply
+    {
+        [DataMember(Order = 1)]
+        public string Message { get; set; } = "";
+    }
+
+    public sealed class Greeter : IGreeter
+    {
+        public Task<GreetReply> GreetAsync(GreetRequest request) => Task.FromResult(new GreetReply { Message = $"Hello, {request.Name}" });
+    }
+}
