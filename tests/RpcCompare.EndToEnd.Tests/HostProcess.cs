@@ -1,0 +1,105 @@
+using System.Diagnostics;
+using System.Text;
+using RpcCompare.Bindings;
+using RpcCompare.Testing;
+
+namespace RpcCompare.EndToEnd.Tests;
+
+/// <summary>The host started as its own process from the test's output folder; killed on dispose if still running.</summary>
+internal sealed class HostProcess : IAsyncDisposable
+{
+    private readonly Process _process;
+    private readonly StringBuilder _output = new();
+
+    private HostProcess(Process process)
+    {
+        _process = process;
+        _process.OutputDataReceived += (_, e) => Append(e.Data);
+        _process.ErrorDataReceived += (_, e) => Append(e.Data);
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+    }
+
+    public string Output
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _output.ToString();
+            }
+        }
+    }
+
+    public int Id => _process.Id;
+
+    public static HostProcess Start(params string[] arguments)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "RpcCompare.Host.dll"));
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        return new HostProcess(Process.Start(start)!);
+    }
+
+    public async Task<IReadOnlyDictionary<string, string>> WaitForEndpointsAsync(string path)
+    {
+        try
+        {
+            return await EndpointsFile.WaitAsync(path, TestTimeout.Default);
+        }
+        catch (TimeoutException exception)
+        {
+            throw new TimeoutException($"{exception.Message} Host output:\n{Output}", exception);
+        }
+    }
+
+    /// <summary>Sends SIGTERM, as a container runtime or service manager would.</summary>
+    public async Task<int> TerminateAsync()
+    {
+        using (var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        {
+            await kill.WaitForExitAsync().Bounded();
+        }
+
+        return await WaitForExitAsync();
+    }
+
+    public async Task<int> WaitForExitAsync()
+    {
+        await _process.WaitForExitAsync().Bounded();
+        return _process.ExitCode;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+
+        _process.Dispose();
+    }
+
+    private void Append(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (_output)
+        {
+            _output.AppendLine(line);
+        }
+    }
+}

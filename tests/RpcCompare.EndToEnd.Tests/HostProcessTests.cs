@@ -1,0 +1,121 @@
+using RpcCompare.Bindings;
+using RpcCompare.Cli;
+using RpcCompare.Testing;
+
+namespace RpcCompare.EndToEnd.Tests;
+
+public sealed class HostProcessTests
+{
+    [Fact]
+    public async Task Host_ServesEveryOfferedBinding_CliGetsSameAnswers_AndSigtermCleansUp()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpointsPath = directory.PathFor("endpoints.json");
+        var socketDirectory = directory.PathFor("sockets");
+        await using var host = HostProcess.Start("--endpoints-file", endpointsPath, "--socket-dir", socketDirectory);
+
+        var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
+
+        Assert.Equal([BindingNames.Pipes, BindingNames.InProc], endpoints.Keys.Order(StringComparer.Ordinal).Reverse());
+        Assert.Contains($"Binding pipes listening on {endpoints[BindingNames.Pipes]}", host.Output, StringComparison.Ordinal);
+        if (!OperatingSystem.IsWindows())
+        {
+            Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(socketDirectory));
+        }
+
+        string[][] calls =
+        [
+            ["Ping"], ["ReadDirectory", "--path", "files"], ["WriteAt", "--repeat", "2"], ["Increment", "--value", "41"],
+            ["TakePoint", "--x", "1"], ["EchoBytes", "--size", "100000"], ["SendRecords", "--size", "1000"], ["SendString", "--text", "héllo"],
+            ["ReadDirectory", "--path", "../etc"],
+        ];
+        foreach (var call in calls)
+        {
+            var answers = new List<(int ExitCode, string Output, string Error)>();
+            foreach (var binding in endpoints.Keys)
+            {
+                answers.Add(await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, .. call]));
+            }
+
+            Assert.All(answers, answer => Assert.Equal(answers[0], answer));
+        }
+
+        var refused = await RpccAsync(["call", "-b", BindingNames.Pipes, "-e", endpointsPath, "ReadDirectory", "--path", "/etc"]);
+        Assert.Equal((RpccCommands.CallFailed, ""), (refused.ExitCode, refused.Output));
+        Assert.StartsWith("error: PathRefused:", refused.Error, StringComparison.Ordinal);
+
+        var dataRoot = endpoints[BindingNames.InProc];
+        Assert.Equal(0, await host.TerminateAsync());
+        Assert.False(File.Exists(endpointsPath), "endpoints file left behind");
+        Assert.False(Directory.Exists(socketDirectory), "socket directory left behind");
+        Assert.False(Directory.Exists(dataRoot), "temporary data root left behind");
+    }
+
+    [Fact]
+    public async Task Host_WithChosenBindingsAndDataRoot_ServesOnlyThoseAndKeepsTheRoot()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpointsPath = directory.PathFor("endpoints.json");
+        var dataRoot = directory.PathFor("data");
+        await using var host = HostProcess.Start("--bindings", "pipes", "--endpoints-file", endpointsPath, "--data-root", dataRoot,
+            "--pipe-path", directory.PathFor("p.sock"));
+
+        var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
+        var answer = await RpccAsync(["call", "-b", "pipes", "-a", endpoints["pipes"], "ReadDirectory"]);
+
+        Assert.Equal(directory.PathFor("p.sock"), endpoints["pipes"]);
+        Assert.Equal(0, answer.ExitCode);
+        Assert.Contains("data.bin", answer.Output, StringComparison.Ordinal);
+        Assert.Equal(0, await host.TerminateAsync());
+        Assert.True(File.Exists(Path.Combine(dataRoot, "data.bin")), "a configured data root must never be deleted");
+        Assert.False(File.Exists(directory.PathFor("p.sock")));
+    }
+
+    [Theory]
+    [InlineData("wcf-nettcp", "CoreWCF")]
+    [InlineData("pipes,grpc-uds", "Grpc.Net.Common")]
+    public async Task Host_AskedForABindingMissingFromThisBuild_ExitsWithTheReason(string bindings, string missing)
+    {
+        await using var host = HostProcess.Start("--bindings", bindings);
+
+        Assert.Equal(2, await host.WaitForExitAsync());
+        Assert.Contains(missing, host.Output, StringComparison.Ordinal);
+        Assert.Contains("docs/packages.md", host.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Host_UnknownOption_ExitsWithUsageError()
+    {
+        await using var host = HostProcess.Start("--bindngs", "pipes");
+
+        Assert.Equal(2, await host.WaitForExitAsync());
+        Assert.Contains("unknown option '--bindngs'", host.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Host_Help_DescribesOptionsAndExits()
+    {
+        await using var host = HostProcess.Start("--help");
+
+        Assert.Equal(0, await host.WaitForExitAsync());
+        Assert.Contains("--endpoints-file", host.Output, StringComparison.Ordinal);
+        Assert.Contains("In this build: pipes", host.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Rpcc_WithoutAddressOrEndpoints_ExplainsWhatItNeeds()
+    {
+        var result = await RpccAsync(["call", "-b", "pipes", "Ping"]);
+
+        Assert.Equal(RpccCommands.UsageError, result.ExitCode);
+        Assert.Contains("--address", result.Error, StringComparison.Ordinal);
+    }
+
+    private static async Task<(int ExitCode, string Output, string Error)> RpccAsync(string[] arguments)
+    {
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+        var exitCode = await RpccCommands.Create(output, error).Parse(arguments).InvokeAsync().Bounded();
+        return (exitCode, output.ToString(), error.ToString());
+    }
+}
