@@ -33,6 +33,13 @@ internal sealed class RawPipeConnection : IAsyncDisposable
 
     public Task SendAsync(byte[] bytes) => _stream.WriteAsync(bytes).AsTask().Bounded();
 
+    /// <summary>Sends an empty call and returns the reply's status: proves the connection still works.</summary>
+    public async Task<byte?> PingAsync()
+    {
+        await SendAsync(Frame(0, (byte)Protocol.OperationCode.Ping, []));
+        return (await ReadReplyAsync())?.Status;
+    }
+
     /// <summary>Reads one reply frame; null when the server closed the connection instead.</summary>
     public async Task<(byte Status, string Message)?> ReadReplyAsync()
     {
