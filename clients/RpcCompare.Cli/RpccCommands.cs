@@ -69,7 +69,7 @@ internal static class RpccCommands
     {
         try
         {
-            await using var clients = new ClientSet(factory, binding, address);
+            await using var clients = new RpcClientSession(factory, binding, address);
             var reply = await operation.InvokeAsync(clients, arguments);
             await output.WriteLineAsync(reply is null ? "{}" : JsonSerializer.Serialize(reply, reply.GetType(), s_json));
             return Ok;
