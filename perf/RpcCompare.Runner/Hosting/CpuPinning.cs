@@ -1,0 +1,42 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace RpcCompare.Runner.Hosting;
+
+/// <summary>
+/// Puts processes on one CPU, as Chromium's IPC perftests do, so a ping-pong measures the
+/// messaging and not the wake-up of another core.
+/// </summary>
+/// <remarks>
+/// Process.ProcessorAffinity on Linux sets the affinity of the main thread only, and a .NET
+/// process already has many threads when it can be reached; <c>taskset -a</c> sets it for every
+/// thread, and threads created later inherit it.
+/// </remarks>
+internal static class CpuPinning
+{
+    public static void PinToCpu0(int processId)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            throw new PlatformNotSupportedException("--pin is implemented with taskset(1) on Linux only.");
+        }
+
+        var start = new ProcessStartInfo("taskset") { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var argument in new[] { "-a", "-p", "1", processId.ToString(CultureInfo.InvariantCulture) })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var taskset = Process.Start(start) ?? throw new InvalidOperationException("Could not start taskset.");
+        var error = taskset.StandardError.ReadToEnd();
+        taskset.WaitForExit();
+        if (taskset.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"taskset could not pin process {processId} to CPU 0: {error.Trim()}");
+        }
+    }
+
+    public static void PinToCpu0(Process process) => PinToCpu0(process.Id);
+
+    public static void PinSelfToCpu0() => PinToCpu0(Environment.ProcessId);
+}

@@ -1,0 +1,11 @@
+namespace RpcCompare.Runner.Measurement;
+
+/// <summary>
+/// One column of the comparison: a binding at an address, under a label. A binding can appear
+/// twice with different settings (e.g. "pipes" and "pipes/inline-io").
+/// </summary>
+/// <param name="Label">The column name in every report.</param>
+/// <param name="Binding">The binding name the client factory takes.</param>
+/// <param name="Address">Where the binding listens.</param>
+/// <param name="Configuration">How it is configured, in words, for the report.</param>
+internal sealed record BindingTarget(string Label, string Binding, string Address, string Configuration);

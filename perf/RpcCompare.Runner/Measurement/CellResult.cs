@@ -1,0 +1,40 @@
+using System.Diagnostics;
+
+namespace RpcCompare.Runner.Measurement;
+
+/// <summary>The trials of one cell, reduced to the figures every report shows.</summary>
+internal sealed class CellResult
+{
+    public CellResult(Workload workload, int clients, IReadOnlyList<TrialResult> trials)
+    {
+        Workload = workload;
+        Clients = clients;
+        Trials = trials;
+        var rates = trials.Select(t => t.CallsPerSecond).ToArray();
+        CallsPerSecond = new Spread(Statistics.Median(rates), rates.Min(), rates.Max());
+        var latencies = trials.SelectMany(t => t.LatencyTicks).Select(TicksToMicroseconds).ToArray();
+        LatencyMicroseconds = latencies.Length == 0 ? null : new Percentiles(Statistics.Quantile(latencies, 0.50), Statistics.Quantile(latencies, 0.99));
+        var calls = trials.Sum(t => t.Calls);
+        TotalCalls = calls;
+        AllocatedBytesPerCall = calls == 0 ? 0 : trials.Sum(t => (double)t.AllocatedBytes) / calls;
+    }
+
+    public Workload Workload { get; }
+
+    public int Clients { get; }
+
+    public IReadOnlyList<TrialResult> Trials { get; }
+
+    public Spread CallsPerSecond { get; }
+
+    public Percentiles? LatencyMicroseconds { get; }
+
+    public long TotalCalls { get; }
+
+    public double AllocatedBytesPerCall { get; }
+
+    /// <summary>Mean time one client spends per call, from the median rate.</summary>
+    public double MicrosecondsPerCall => 1e6 * Clients / CallsPerSecond.Median;
+
+    private static double TicksToMicroseconds(long ticks) => ticks * 1e6 / Stopwatch.Frequency;
+}

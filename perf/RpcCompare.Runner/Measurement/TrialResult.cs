@@ -1,0 +1,11 @@
+namespace RpcCompare.Runner.Measurement;
+
+/// <summary>What one timed trial of one cell produced.</summary>
+/// <param name="Calls">Calls completed by all clients.</param>
+/// <param name="Seconds">Wall time of the trial.</param>
+/// <param name="AllocatedBytes">Bytes allocated by the whole runner process during the trial.</param>
+/// <param name="LatencyTicks">Sampled per-call latencies, in Stopwatch ticks.</param>
+internal sealed record TrialResult(long Calls, double Seconds, long AllocatedBytes, long[] LatencyTicks)
+{
+    public double CallsPerSecond => Calls / Seconds;
+}

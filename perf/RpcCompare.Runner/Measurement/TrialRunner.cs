@@ -1,0 +1,111 @@
+using System.Diagnostics;
+using RpcCompare.Client;
+
+namespace RpcCompare.Runner.Measurement;
+
+/// <summary>
+/// Measures one cell: one untimed call per client (connects, and fails fast with the cell's own
+/// error), a warm-up, then timed trials of closed-loop calls. A failed call fails the run: a
+/// figure is only reported when every call in it succeeded.
+/// </summary>
+internal sealed class TrialRunner
+{
+    // Bounds every loop by count as well as by time, whatever the binding's speed.
+    private const long MaxCallsPerClientPerTrial = 200_000_000;
+
+    private readonly RpcClientFactory _factory;
+    private readonly MeasurementSettings _settings;
+
+    public TrialRunner(RpcClientFactory factory, MeasurementSettings settings)
+    {
+        _factory = factory;
+        _settings = settings;
+    }
+
+    public MeasurementSettings Settings => _settings;
+
+    /// <param name="workload">The cell.</param>
+    /// <param name="onTrial">Told the number of each trial as it starts (0 is the warm-up).</param>
+    public async Task<CellResult> MeasureAsync(Workload workload, Action<int> onTrial)
+    {
+        var sessions = Enumerable.Range(0, _settings.Clients)
+            .Select(_ => new RpcClientSession(_factory, workload.Target.Binding, workload.Target.Address))
+            .ToArray();
+        try
+        {
+            var calls = sessions.Select(workload.CreateCall).ToArray();
+            foreach (var call in calls)
+            {
+                await call();
+            }
+
+            onTrial(0);
+            var warmUp = await RunAsync(calls, _settings.WarmUp, stride: long.MaxValue);
+            // Sample latencies at an even stride so a fast binding's percentiles cover the whole trial.
+            var expected = warmUp.CallsPerSecond * _settings.TrialDuration.TotalSeconds;
+            var stride = Math.Max(1, (long)Math.Ceiling(expected / MeasurementSettings.MaxLatencySamples));
+            var trials = new List<TrialResult>(_settings.Trials);
+            for (var trial = 1; trial <= _settings.Trials; trial++)
+            {
+                onTrial(trial);
+                trials.Add(await RunAsync(calls, _settings.TrialDuration, stride));
+            }
+
+            return new CellResult(workload, _settings.Clients, trials);
+        }
+        catch (Exception exception) when (exception is not MeasurementException)
+        {
+            throw new MeasurementException($"{workload.Suite}/{workload.Operation} over {workload.Target.Label} failed: {exception.Message}", exception);
+        }
+        finally
+        {
+            foreach (var session in sessions)
+            {
+                await session.DisposeAsync();
+            }
+        }
+    }
+
+    private static async Task<TrialResult> RunAsync(Func<Task>[] calls, TimeSpan duration, long stride)
+    {
+        var samples = calls.Select(_ => new long[MeasurementSettings.MaxLatencySamples / calls.Length + 1]).ToArray();
+        // Start every trial from a clean heap so one trial's garbage is not collected in the next.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        var start = Stopwatch.GetTimestamp();
+        var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
+        var results = await Task.WhenAll(calls.Select((call, i) => ClientLoopAsync(call, samples[i], deadline, stride)));
+        var seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        var latencies = results.SelectMany((r, i) => samples[i].Take(r.Samples)).ToArray();
+        return new TrialResult(results.Sum(r => r.Calls), seconds, allocated, latencies);
+    }
+
+    private static async Task<(long Calls, int Samples)> ClientLoopAsync(Func<Task> call, long[] samples, long deadline, long stride)
+    {
+        // Each client starts on the thread pool, not inline in the loop that starts them all.
+        await Task.Yield();
+        long calls = 0;
+        var sampled = 0;
+        while (calls < MaxCallsPerClientPerTrial)
+        {
+            var before = Stopwatch.GetTimestamp();
+            if (before >= deadline)
+            {
+                break;
+            }
+
+            await call();
+            var after = Stopwatch.GetTimestamp();
+            if (calls % stride == 0 && sampled < samples.Length)
+            {
+                samples[sampled++] = after - before;
+            }
+
+            calls++;
+        }
+
+        return (calls, sampled);
+    }
+}

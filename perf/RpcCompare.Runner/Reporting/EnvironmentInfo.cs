@@ -1,0 +1,62 @@
+using System.Runtime;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+
+namespace RpcCompare.Runner.Reporting;
+
+/// <summary>What a reader needs to judge the figures: machine, runtime, GC modes, pinning, knobs.</summary>
+internal sealed record EnvironmentInfo(
+    string CpuModel,
+    int LogicalCpus,
+    string Os,
+    string Kernel,
+    string Dotnet,
+    GcInfo RunnerGc,
+    GcInfo HostGc,
+    bool Pinned,
+    string NativeFloor)
+{
+    public static EnvironmentInfo Capture(bool pinned, string nativeFloor) => new(
+        ReadCpuModel(),
+        Environment.ProcessorCount,
+        RuntimeInformation.OSDescription,
+        ReadFirstLine("/proc/sys/kernel/osrelease") ?? Environment.OSVersion.VersionString,
+        RuntimeInformation.FrameworkDescription,
+        new GcInfo(GCSettings.IsServerGC, GCSettings.IsServerGC || AppContext.GetData("System.GC.Concurrent") is not false ? "concurrent" : "non-concurrent", DatasMode(AppContext.GetData("System.GC.DynamicAdaptationMode"))),
+        ReadHostGc(),
+        pinned,
+        nativeFloor);
+
+    private static string ReadCpuModel()
+    {
+        var line = File.Exists("/proc/cpuinfo")
+            ? File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))
+            : null;
+        return line?.Split(':', 2)[1].Trim() ?? RuntimeInformation.ProcessArchitecture.ToString();
+    }
+
+    // The host is another process: read the GC settings its runtimeconfig.json gives it.
+    private static GcInfo ReadHostGc()
+    {
+        var path = Path.Combine(AppContext.BaseDirectory, "RpcCompare.Host.runtimeconfig.json");
+        if (!File.Exists(path))
+        {
+            return new GcInfo(false, "unknown", "unknown");
+        }
+
+        using var document = JsonDocument.Parse(File.ReadAllText(path));
+        var properties = document.RootElement.GetProperty("runtimeOptions").TryGetProperty("configProperties", out var p) ? p : default;
+        bool Flag(string name) => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty(name, out var v) && v.GetBoolean();
+        object? Datas() => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty("System.GC.DynamicAdaptationMode", out var v) ? v.GetInt32() : null;
+        return new GcInfo(Flag("System.GC.Server"), Flag("System.GC.Concurrent") ? "concurrent" : "non-concurrent", DatasMode(Datas()));
+    }
+
+    private static string DatasMode(object? value) =>
+        Environment.GetEnvironmentVariable("DOTNET_GCDynamicAdaptationMode") is { } fromEnvironment
+            ? $"DynamicAdaptationMode={fromEnvironment} (environment)"
+            : value is null ? "runtime default" : $"DynamicAdaptationMode={value}";
+
+    private static string? ReadFirstLine(string path) => File.Exists(path) ? File.ReadLines(path).FirstOrDefault()?.Trim() : null;
+}
+
+internal sealed record GcInfo(bool Server, string Mode, string Datas);

@@ -1,0 +1,102 @@
+using System.Globalization;
+using System.Net;
+using System.Reflection;
+using System.Text;
+using System.Text.Json;
+
+namespace RpcCompare.Runner.Reporting;
+
+/// <summary>
+/// report.html: one self-contained page. The template and Chart.js are embedded resources and are
+/// inlined with the report's JSON, so the page opens from disk with no network.
+/// </summary>
+internal static class HtmlReporter
+{
+    public static string Render(Report report)
+    {
+        var template = Resource("RpcCompare.Runner.report.html");
+        var chartJs = Resource("RpcCompare.Runner.chart.umd.min.js");
+        var tables = ReportTables.Build(report);
+        // "</" inside inlined script would end the script element early.
+        var json = JsonSerializer.Serialize(new { report, tables }, JsonReporter.Options).Replace("</", "<\\/", StringComparison.Ordinal);
+        return template
+            .Replace("<!--BODY-->", Body(report, tables), StringComparison.Ordinal)
+            .Replace("/*CHART_JS*/", chartJs.Replace("</script", "<\\/script", StringComparison.OrdinalIgnoreCase), StringComparison.Ordinal)
+            .Replace("/*REPORT_JSON*/null", json, StringComparison.Ordinal);
+    }
+
+    // Sections and tables are static HTML, so the page reads (and tests read) without running script;
+    // script only draws the charts into the canvases.
+    private static string Body(Report report, IReadOnlyList<ReportTable> tables)
+    {
+        var html = new StringBuilder();
+        var environment = report.Environment;
+        html.Append("<dl>");
+        Definition(html, "Started", $"{report.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC, {report.DurationSeconds:0} s");
+        Definition(html, "Machine", $"{environment.CpuModel}, {environment.LogicalCpus} logical CPUs; {environment.Os}; kernel {environment.Kernel}");
+        Definition(html, "Runtime", environment.Dotnet);
+        Definition(html, "GC", $"runner {(environment.RunnerGc.Server ? "server" : "workstation")} {environment.RunnerGc.Mode} ({environment.RunnerGc.Datas}); host {(environment.HostGc.Server ? "server" : "workstation")} {environment.HostGc.Mode} ({environment.HostGc.Datas})");
+        Definition(html, "Pinned", environment.Pinned ? "yes: runner and host on CPU 0" : "no");
+        Definition(html, "Native floor", environment.NativeFloor);
+        Definition(html, "Method", $"{report.Settings.Trials} trials × {report.Settings.TrialSeconds:0.###} s after {report.Settings.WarmUpSeconds:0.###} s warm-up; {report.Settings.Clients} client(s); host: {report.Settings.HostMode}{(report.Settings.Quick ? "; --quick smoke run" : "")}");
+        foreach (var binding in report.Bindings)
+        {
+            Definition(html, binding.Label, binding.Configuration);
+        }
+
+        foreach (var missing in report.NotMeasured)
+        {
+            Definition(html, missing.Binding, "not measured: " + missing.Reason);
+        }
+
+        html.Append("</dl>");
+        foreach (var suite in report.Settings.Suites)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<section id=\"suite-{Encode(suite)}\"><h2>{Encode(suite)}</h2>");
+            html.Append(CultureInfo.InvariantCulture, $"<div class=\"chart\"><canvas data-chart=\"{Encode(suite)}\"></canvas></div>");
+            foreach (var table in tables.Where(t => t.Suite == suite))
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(table.Title)}</h3><table><tr>");
+                foreach (var column in table.Columns)
+                {
+                    html.Append(CultureInfo.InvariantCulture, $"<th>{Encode(column)}</th>");
+                }
+
+                html.Append("</tr>");
+                foreach (var row in table.Rows)
+                {
+                    html.Append("<tr>");
+                    foreach (var cell in row)
+                    {
+                        html.Append(CultureInfo.InvariantCulture, $"<td>{Encode(cell)}</td>");
+                    }
+
+                    html.Append("</tr>");
+                }
+
+                html.Append("</table>");
+                if (table.Note is { } note)
+                {
+                    html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\">{Encode(note)}</p>");
+                }
+            }
+
+            html.Append("</section>");
+        }
+
+        return html.ToString();
+    }
+
+    private static void Definition(StringBuilder html, string term, string value) =>
+        html.Append(CultureInfo.InvariantCulture, $"<dt>{Encode(term)}</dt><dd>{Encode(value)}</dd>");
+
+    private static string Encode(string value) => WebUtility.HtmlEncode(value);
+
+    private static string Resource(string name)
+    {
+        using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream(name)
+            ?? throw new InvalidOperationException($"Embedded resource {name} is missing from the build.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+}

@@ -1,0 +1,123 @@
+using RpcCompare.Bindings;
+using RpcCompare.Runner.Measurement;
+
+namespace RpcCompare.Runner.Reporting;
+
+/// <summary>
+/// Turns measured cells into report records and derives every ratio from figures of the same run:
+/// against the raw pipes binding, against the native floor, and the in-process overhead share.
+/// </summary>
+internal static class ReportBuilder
+{
+    public const string NativeLabel = "native-uds";
+    public static readonly double[] BreakEvenShares = [0.10, 0.01];
+
+    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native)
+    {
+        var byKey = cells.ToDictionary(Key);
+        var records = new List<MeasurementRecord>();
+        foreach (var cell in cells)
+        {
+            var workload = cell.Workload;
+            var pipes = byKey.GetValueOrDefault(Key(cell, BindingNames.Pipes));
+            var inproc = byKey.GetValueOrDefault(Key(cell, BindingNames.InProc));
+            double? ratioToPipes = pipes is null ? null : cell.CallsPerSecond.Median / pipes.CallsPerSecond.Median;
+            double? ratioToNative = workload.Suite == "pingpong" && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
+                ? cell.CallsPerSecond.Median / floor.Median
+                : null;
+            records.Add(new MeasurementRecord(
+                workload.Suite,
+                workload.Operation,
+                workload.Target.Label,
+                workload.Size,
+                workload.PayloadBytes,
+                cell.Clients,
+                cell.CallsPerSecond,
+                cell.LatencyMicroseconds,
+                cell.AllocatedBytesPerCall,
+                workload.Suite == "payload" ? cell.CallsPerSecond.Scale(workload.PayloadBytes / 1e6) : null,
+                ratioToPipes,
+                ratioToPipes is { } r ? (r - 1) * 100 : null,
+                ratioToNative,
+                inproc is null ? null : OverheadShare(inproc, cell),
+                cell.Trials.Count,
+                cell.TotalCalls));
+        }
+
+        foreach (var (size, rate) in native.OrderBy(n => n.Key))
+        {
+            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, null, null, 1.0, null, 0, 0));
+        }
+
+        return records;
+    }
+
+    /// <summary>
+    /// Per binding and sweep, the overhead share at each amount of work, and the work time per
+    /// call (the in-process time) at which the share first falls below 10% and 1%.
+    /// </summary>
+    public static IReadOnlyList<BreakEvenCurve> BreakEven(IReadOnlyList<CellResult> cells)
+    {
+        var curves = new List<BreakEvenCurve>();
+        var sweeps = cells.Where(c => c.Workload.Suite == "breakeven").GroupBy(c => (c.Workload.Operation, c.Workload.Target.Label));
+        var inproc = cells.Where(c => c.Workload.Suite == "breakeven" && c.Workload.Target.Binding == BindingNames.InProc)
+            .ToDictionary(c => (c.Workload.Operation, c.Workload.Size));
+        foreach (var sweep in sweeps)
+        {
+            if (sweep.First().Workload.Target.Binding == BindingNames.InProc)
+            {
+                continue;
+            }
+
+            var points = sweep
+                .Where(c => inproc.ContainsKey((c.Workload.Operation, c.Workload.Size)))
+                .Select(c =>
+                {
+                    var floor = inproc[(c.Workload.Operation, c.Workload.Size)];
+                    return new BreakEvenPoint(c.Workload.Size ?? 0, floor.MicrosecondsPerCall, OverheadShare(floor, c));
+                })
+                .OrderBy(p => p.WorkMicroseconds)
+                .ToList();
+            if (points.Count == 0)
+            {
+                continue;
+            }
+
+            curves.Add(new BreakEvenCurve(sweep.Key.Operation, sweep.Key.Label, points, [.. BreakEvenShares.Select(s => Threshold(points, s))]));
+        }
+
+        return curves;
+    }
+
+    private static double OverheadShare(CellResult inproc, CellResult binding) =>
+        1 - inproc.MicrosecondsPerCall / binding.MicrosecondsPerCall;
+
+    // Interpolates on a log scale of work time between the last point above and the first below.
+    private static BreakEvenThreshold Threshold(List<BreakEvenPoint> points, double share)
+    {
+        if (points[0].OverheadShare < share)
+        {
+            return new(share, points[0].WorkMicroseconds, $"already below at the smallest work measured ({points[0].WorkMicroseconds:0.#} µs)");
+        }
+
+        for (var i = 1; i < points.Count; i++)
+        {
+            var (above, below) = (points[i - 1], points[i]);
+            if (below.OverheadShare < share)
+            {
+                var fraction = (above.OverheadShare - share) / (above.OverheadShare - below.OverheadShare);
+                var logWork = Math.Log(above.WorkMicroseconds) + fraction * (Math.Log(below.WorkMicroseconds) - Math.Log(above.WorkMicroseconds));
+                return new(share, Math.Exp(logWork), $"between {above.WorkMicroseconds:0.#} µs and {below.WorkMicroseconds:0.#} µs of work per call");
+            }
+        }
+
+        var last = points[^1];
+        return new(share, null, $"not reached: still {last.OverheadShare:P1} at {last.WorkMicroseconds:0.#} µs, the most work measured");
+    }
+
+    private static (string, string, long?, int, string) Key(CellResult cell) =>
+        (cell.Workload.Suite, cell.Workload.Operation, cell.Workload.Size, cell.Clients, cell.Workload.Target.Label);
+
+    private static (string, string, long?, int, string) Key(CellResult cell, string label) =>
+        (cell.Workload.Suite, cell.Workload.Operation, cell.Workload.Size, cell.Clients, label);
+}

@@ -1,0 +1,93 @@
+using System.Globalization;
+
+namespace RpcCompare.Runner.Reporting;
+
+/// <summary>
+/// The tables of a report, in the shape of the original comparison: operations down, bindings
+/// across. Every cell is formatted from a record of the report, nothing else.
+/// </summary>
+internal static class ReportTables
+{
+    private static readonly CultureInfo s_culture = CultureInfo.InvariantCulture;
+
+    public static IReadOnlyList<ReportTable> Build(Report report)
+    {
+        var tables = new List<ReportTable>();
+        foreach (var suite in report.Settings.Suites)
+        {
+            var records = report.Measurements.Where(m => m.Suite == suite).ToList();
+            if (records.Count == 0)
+            {
+                continue;
+            }
+
+            switch (suite)
+            {
+                case "payload":
+                    tables.Add(Matrix(suite, "payload: MB/s, median (min–max)", records, m => m.MegabytesPerSecond is { } s ? Spread(s.Median, s.Min, s.Max, "0.0") : null));
+                    tables.Add(Matrix(suite, "payload: calls per second, median", records, m => Number(m.CallsPerSecond.Median)));
+                    break;
+                case "pingpong":
+                    tables.Add(Matrix(suite, "pingpong: round trips per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
+                    tables.Add(Matrix(suite, "pingpong: ratio to the native floor", records, m => m.RatioToNative is { } r ? r.ToString("0.00", s_culture) : null,
+                        report.Environment.NativeFloor));
+                    tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null));
+                    tables.Add(Matrix(suite, "pingpong: latency p50 / p99 (µs)", records, Latency));
+                    break;
+                case "breakeven":
+                    tables.Add(Matrix(suite, "breakeven: overhead share 1 − t(inproc)/t(binding) as work grows", records, m => m.OverheadShare is { } o ? o.ToString("P1", s_culture) : null));
+                    tables.Add(BreakEvenTable(report));
+                    break;
+                default:
+                    tables.Add(Matrix(suite, $"{suite}: calls per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
+                    tables.Add(Matrix(suite, $"{suite}: difference to pipes", records, m => m.DifferenceToPipesPercent is { } d ? d.ToString("+0.0;-0.0;0.0", s_culture) + "%" : null));
+                    tables.Add(Matrix(suite, $"{suite}: latency p50 / p99 (µs)", records, Latency));
+                    tables.Add(Matrix(suite, $"{suite}: overhead share 1 − t(inproc)/t(binding)", records, m => m.OverheadShare is { } o ? o.ToString("P1", s_culture) : null,
+                        "How much of each call is framework and transport rather than the operation's own work."));
+                    break;
+            }
+        }
+
+        return tables;
+    }
+
+    private static ReportTable Matrix(string suite, string title, IReadOnlyList<MeasurementRecord> records, Func<MeasurementRecord, string?> format, string? note = null)
+    {
+        var columns = records.Select(r => r.Binding).Distinct().ToList();
+        var rows = records.Select(RowName).Distinct().ToList();
+        var cells = records.ToDictionary(r => (RowName(r), r.Binding), format);
+        var body = rows.Select(row => (IReadOnlyList<string>)[row, .. columns.Select(c => cells.GetValueOrDefault((row, c)) ?? "–")]).ToList();
+        return new ReportTable(suite, title, ["", .. columns], body, note);
+    }
+
+    private static ReportTable BreakEvenTable(Report report)
+    {
+        var rows = report.BreakEven
+            .Select(c => (IReadOnlyList<string>)[c.Sweep, c.Binding, .. c.Thresholds.Select(t => t.WorkMicroseconds is { } w ? $"{w:#,0.#} µs" : t.Note)])
+            .ToList();
+        return new ReportTable("breakeven", "breakeven: work per call (in-process time) at which the overhead share falls below",
+            ["sweep", "binding", "< 10%", "< 1%"], rows, "Interpolated on a log scale between the two measured points around each threshold.");
+    }
+
+    private static string RowName(MeasurementRecord record) => record.Size switch
+    {
+        null => record.Operation,
+        { } size when record.Suite is "payload" or "pingpong" => $"{record.Operation} {Bytes(size)}",
+        { } size => $"{record.Operation} = {size.ToString("#,0", s_culture)}",
+    };
+
+    private static string Bytes(long size) => size switch
+    {
+        >= 1_000_000 when size % 1_000_000 == 0 => $"{size / 1_000_000} MB",
+        >= 1_000 when size % 1_000 == 0 => $"{size / 1_000} kB",
+        _ => $"{size.ToString("#,0", s_culture)} B",
+    };
+
+    private static string? Latency(MeasurementRecord record) =>
+        record.LatencyMicroseconds is { } l ? $"{l.P50.ToString("0.0", s_culture)} / {l.P99.ToString("0.0", s_culture)}" : null;
+
+    private static string Number(double value) => value.ToString("#,0", s_culture);
+
+    private static string Spread(double median, double min, double max, string format) =>
+        $"{median.ToString(format, s_culture)} ({min.ToString(format, s_culture)}–{max.ToString(format, s_culture)})";
+}

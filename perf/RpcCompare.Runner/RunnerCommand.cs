@@ -1,0 +1,60 @@
+using System.CommandLine;
+using RpcCompare.Runner.Suites;
+using Spectre.Console;
+
+namespace RpcCompare.Runner;
+
+/// <summary>The runner's command line.</summary>
+internal static class RunnerCommand
+{
+    public static RootCommand Create(IAnsiConsole console)
+    {
+        var suites = new Option<string?>("--suite", "-s")
+        {
+            Description = $"Suites to run, comma-separated: {string.Join(", ", SuiteCatalog.All.Select(s => s.Name))}, or all. " +
+                $"Default: {SuiteCatalog.Default} (with --quick: all).",
+        };
+        var bindings = new Option<string?>("--bindings", "-b") { Description = "Bindings to measure, comma-separated. Default: every binding of this build." };
+        var quick = new Option<bool>("--quick", "-q") { Description = "Every suite (unless --suite) with minimal trials: a smoke run in under a minute, not figures to compare." };
+        var trials = new Option<int?>("--trials") { Description = "Timed trials per cell (default 5; 2 with --quick)." };
+        var trialSeconds = new Option<double?>("--trial-seconds") { Description = "Length of one trial in seconds (default 1; 0.1 with --quick)." };
+        var warmUpSeconds = new Option<double?>("--warmup-seconds") { Description = "Warm-up per cell in seconds (default 0.5; 0.05 with --quick)." };
+        var clients = new Option<int>("--clients", "-c") { Description = "Concurrent clients in a closed loop, each on its own connection.", DefaultValueFactory = _ => 1 };
+        var pin = new Option<bool>("--pin") { Description = "Pin the runner and the host to CPU 0, as Chromium's IPC perftests do. The report says whether pinning was on." };
+        var host = new Option<FileInfo?>("--host") { Description = "Measure an already-running host through the endpoints file it wrote, instead of starting one." };
+        var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
+
+        var root = new RootCommand(
+            "RpcCompare comparison runner: starts the host as a separate process, measures every binding side by side and " +
+            "writes report.md, report.json and report.html under results/<UTC timestamp>/.")
+        {
+            suites, bindings, quick, trials, trialSeconds, warmUpSeconds, clients, pin, host, output,
+        };
+        root.SetAction(async (parse, cancellationToken) =>
+        {
+            var isQuick = parse.GetValue(quick);
+            var suiteText = parse.GetValue(suites) ?? (isQuick ? "all" : SuiteCatalog.Default);
+            var options = new RunnerOptions(
+                suiteText == "all" ? [.. SuiteCatalog.All.Select(s => s.Name)] : Split(suiteText),
+                parse.GetValue(bindings) is { } b ? Split(b) : null,
+                isQuick,
+                parse.GetValue(trials) ?? (isQuick ? 2 : 5),
+                TimeSpan.FromSeconds(parse.GetValue(warmUpSeconds) ?? (isQuick ? 0.05 : 0.5)),
+                TimeSpan.FromSeconds(parse.GetValue(trialSeconds) ?? (isQuick ? 0.1 : 1)),
+                parse.GetValue(clients),
+                parse.GetValue(pin),
+                parse.GetValue(host)?.FullName,
+                parse.GetValue(output)!.FullName);
+            if (options.Trials < 1 || options.Clients < 1 || options.TrialDuration <= TimeSpan.Zero || options.WarmUp < TimeSpan.Zero)
+            {
+                console.MarkupLine("[red]error:[/] --trials, --clients and --trial-seconds must be positive, --warmup-seconds not negative.");
+                return 2;
+            }
+
+            return await new ComparisonRun(options, console).RunAsync(cancellationToken);
+        });
+        return root;
+    }
+
+    private static string[] Split(string value) => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+}

@@ -1,0 +1,14 @@
+namespace RpcCompare.Runner;
+
+/// <summary>What one run measures and how; built from the command line by <see cref="RunnerCommand"/>.</summary>
+internal sealed record RunnerOptions(
+    IReadOnlyList<string> Suites,
+    IReadOnlyList<string>? Bindings,
+    bool Quick,
+    int Trials,
+    TimeSpan WarmUp,
+    TimeSpan TrialDuration,
+    int Clients,
+    bool Pin,
+    string? HostEndpointsFile,
+    string OutputRoot);

@@ -1,0 +1,20 @@
+using RpcCompare.Runner.Measurement;
+
+namespace RpcCompare.Runner.Suites;
+
+/// <summary>One table of the comparison: a set of operations measured over every binding target.</summary>
+internal interface ISuite
+{
+    /// <summary>The name --suite takes.</summary>
+    string Name { get; }
+
+    /// <summary>What the suite shows, one sentence, for --help and the reports.</summary>
+    string Description { get; }
+
+    /// <summary>Creates what the suite's operations need under the data root.</summary>
+    void Prepare(string dataRoot)
+    {
+    }
+
+    IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets);
+}

@@ -1,0 +1,43 @@
+using RpcCompare.Contracts;
+using RpcCompare.Runner.Measurement;
+
+namespace RpcCompare.Runner.Suites;
+
+/// <summary>The original table: empty call, directory read, a small write into a large file, twice.</summary>
+internal sealed class OpsSuite : ISuite
+{
+    public string Name => "ops";
+
+    public string Description => "Ping, ReadDirectory (100 entries), WriteAt (100 B in the middle of 1 MiB), WriteAt twice: the WCF-versus-pipes table.";
+
+    public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
+    {
+        foreach (var target in targets)
+        {
+            yield return new(Name, "Ping", target, null, 0, static s =>
+            {
+                var files = s.Get<IFileService>();
+                var request = new PingRequest();
+                return () => files.PingAsync(request);
+            });
+            yield return new(Name, "ReadDirectory", target, null, 0, static s =>
+            {
+                var files = s.Get<IFileService>();
+                var request = new ReadDirectoryRequest { Path = "files" };
+                return () => files.ReadDirectoryAsync(request);
+            });
+            yield return new(Name, "WriteAt", target, null, 100, static s =>
+            {
+                var files = s.Get<IFileService>();
+                var request = new WriteAtRequest();
+                return () => files.WriteAtAsync(request);
+            });
+            yield return new(Name, "WriteAt twice", target, null, 200, static s =>
+            {
+                var files = s.Get<IFileService>();
+                var request = new WriteAtRequest { Repeat = 2 };
+                return () => files.WriteAtAsync(request);
+            });
+        }
+    }
+}

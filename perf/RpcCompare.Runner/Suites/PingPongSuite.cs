@@ -1,0 +1,30 @@
+using RpcCompare.Contracts;
+using RpcCompare.Runner.Measurement;
+
+namespace RpcCompare.Runner.Suites;
+
+/// <summary>Chromium's IPC ping-pong: echo round trips at its message sizes, against the native floor.</summary>
+internal sealed class PingPongSuite : ISuite
+{
+    public static readonly int[] Sizes = [12, 144, 1_728, 20_736, 248_832];
+
+    public string Name => "pingpong";
+
+    public string Description => "Echo round trips at 12 B to 248,832 B, client allocations per round trip, and the ratio to a native C ping-pong.";
+
+    public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
+    {
+        foreach (var target in targets)
+        {
+            foreach (var size in Sizes)
+            {
+                yield return new(Name, "echo", target, size, 2L * size, s =>
+                {
+                    var payloads = s.Get<IPayloadService>();
+                    var request = new BytesMessage { Data = new byte[size] };
+                    return () => payloads.EchoBytesAsync(request);
+                });
+            }
+        }
+    }
+}
