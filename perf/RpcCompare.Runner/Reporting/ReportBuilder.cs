@@ -93,7 +93,7 @@ internal static class ReportBuilder
         1 - inproc.MicrosecondsPerCall / binding.MicrosecondsPerCall;
 
     // Interpolates on a log scale of work time between the last point above and the first below.
-    private static BreakEvenThreshold Threshold(List<BreakEvenPoint> points, double share)
+    internal static BreakEvenThreshold Threshold(List<BreakEvenPoint> points, double share)
     {
         if (points[0].OverheadShare < share)
         {

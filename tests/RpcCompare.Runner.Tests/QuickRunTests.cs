@@ -1,0 +1,215 @@
+using System.Text.Json;
+using RpcCompare.Testing;
+using Spectre.Console;
+
+namespace RpcCompare.Runner.Tests;
+
+/// <summary>
+/// The runner in --quick mode, end to end: host started as a separate process, every suite, every
+/// report. Checks completeness and consistency of the reports, never a timing.
+/// </summary>
+public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
+{
+    private static readonly string[] s_bindings = ["pipes", "inproc"];
+    private static readonly string[] s_unavailable = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds"];
+    private readonly QuickRun _run;
+
+    public QuickRunTests(QuickRun run)
+    {
+        _run = run;
+    }
+
+    public static TheoryData<string, string, long?> ExpectedCells()
+    {
+        var cells = new TheoryData<string, string, long?>();
+        foreach (var operation in new[] { "Ping", "ReadDirectory", "WriteAt", "WriteAt twice" })
+        {
+            cells.Add("ops", operation, null);
+        }
+
+        foreach (var operation in new[] { "void()", "void(int)", "int()", "int(int)", "void(struct)" })
+        {
+            cells.Add("shapes", operation, null);
+        }
+
+        foreach (var operation in new[] { "bytes", "records", "string" })
+        {
+            foreach (var size in new long[] { 10, 100_000, 10_000_000 })
+            {
+                cells.Add("payload", operation, size);
+            }
+        }
+
+        foreach (var size in new long[] { 12, 144, 1_728, 20_736, 248_832 })
+        {
+            cells.Add("pingpong", "echo", size);
+        }
+
+        foreach (var k in new long[] { 1, 4, 16, 64, 256 })
+        {
+            cells.Add("breakeven", "WriteAt, writes per call k", k);
+        }
+
+        foreach (var n in new long[] { 10, 100, 1_000, 10_000 })
+        {
+            cells.Add("breakeven", "ReadDirectory, entries n", n);
+        }
+
+        return cells;
+    }
+
+    [Fact]
+    public void Run_ExitsZero_AndWritesAllThreeReports()
+    {
+        Assert.True(_run.ExitCode == 0, _run.Console);
+        Assert.True(File.Exists(Path.Combine(_run.Directory, "report.md")));
+        Assert.True(File.Exists(Path.Combine(_run.Directory, "report.json")));
+        Assert.True(File.Exists(Path.Combine(_run.Directory, "report.html")));
+    }
+
+    [Theory]
+    [MemberData(nameof(ExpectedCells))]
+    public void ReportJson_HasEveryBindingForEveryCell_WithPositiveConsistentFigures(string suite, string operation, long? size)
+    {
+        foreach (var binding in s_bindings)
+        {
+            var record = _run.Measurements.SingleOrDefault(m =>
+                m.GetProperty("suite").GetString() == suite && m.GetProperty("operation").GetString() == operation &&
+                m.GetProperty("binding").GetString() == binding && Size(m) == size);
+            Assert.True(record.ValueKind == JsonValueKind.Object, $"{suite}/{operation}/{size} over {binding} is missing");
+
+            var rate = record.GetProperty("callsPerSecond");
+            Assert.InRange(rate.GetProperty("min").GetDouble(), double.Epsilon, rate.GetProperty("median").GetDouble());
+            Assert.InRange(rate.GetProperty("max").GetDouble(), rate.GetProperty("median").GetDouble(), double.MaxValue);
+            var latency = record.GetProperty("latencyMicroseconds");
+            Assert.InRange(latency.GetProperty("p50").GetDouble(), double.Epsilon, latency.GetProperty("p99").GetDouble());
+            Assert.True(record.GetProperty("calls").GetInt64() > 0);
+            Assert.Equal(2, record.GetProperty("trials").GetInt32());
+            Assert.True(record.GetProperty("allocatedBytesPerCall").GetDouble() >= 0);
+            Assert.Equal(JsonValueKind.Number, record.GetProperty("overheadShare").ValueKind);
+            Assert.Equal(JsonValueKind.Number, record.GetProperty("ratioToPipes").ValueKind);
+            if (suite == "payload")
+            {
+                Assert.True(record.GetProperty("megabytesPerSecond").GetProperty("median").GetDouble() > 0);
+            }
+
+            if (suite == "pingpong")
+            {
+                Assert.True(record.GetProperty("ratioToNative").GetDouble() > 0);
+            }
+        }
+    }
+
+    [Fact]
+    public void ReportJson_HasTheNativeFloorAtEveryPingPongSize()
+    {
+        var native = _run.Measurements.Where(m => m.GetProperty("binding").GetString() == "native-uds").Select(Size).ToList();
+
+        Assert.Equal([12L, 144L, 1_728L, 20_736L, 248_832L], native);
+        Assert.Contains("built with", _run.Root.GetProperty("environment").GetProperty("nativeFloor").GetString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ReportJson_HasBreakEvenCurvesForPipes_WithBothThresholds()
+    {
+        var curves = _run.Root.GetProperty("breakEven").EnumerateArray().ToList();
+
+        Assert.Equal(["ReadDirectory, entries n", "WriteAt, writes per call k"], curves.Select(c => c.GetProperty("sweep").GetString()).Order());
+        Assert.All(curves, c =>
+        {
+            Assert.Equal("pipes", c.GetProperty("binding").GetString());
+            Assert.True(c.GetProperty("points").GetArrayLength() >= 4);
+            Assert.Equal([0.1, 0.01], c.GetProperty("thresholds").EnumerateArray().Select(t => t.GetProperty("share").GetDouble()));
+        });
+    }
+
+    [Fact]
+    public void ReportJson_RecordsEnvironmentSettingsAndUnmeasuredBindings()
+    {
+        var environment = _run.Root.GetProperty("environment");
+        var settings = _run.Root.GetProperty("settings");
+
+        Assert.Equal("rpccompare-report/1", _run.Root.GetProperty("schema").GetString());
+        Assert.False(string.IsNullOrWhiteSpace(environment.GetProperty("cpuModel").GetString()));
+        Assert.True(environment.GetProperty("logicalCpus").GetInt32() > 0);
+        Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
+        Assert.False(environment.GetProperty("pinned").GetBoolean());
+        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
+        Assert.True(settings.GetProperty("quick").GetBoolean());
+        Assert.Equal(s_unavailable, _run.Root.GetProperty("notMeasured").EnumerateArray().Select(n => n.GetProperty("binding").GetString()));
+    }
+
+    [Fact]
+    public void ReportHtml_IsSelfContained_AndHasEverySuite()
+    {
+        var html = File.ReadAllText(Path.Combine(_run.Directory, "report.html"));
+
+        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven" })
+        {
+            Assert.Contains($"<section id=\"suite-{suite}\">", html, StringComparison.Ordinal);
+            Assert.Contains($"<canvas data-chart=\"{suite}\">", html, StringComparison.Ordinal);
+        }
+
+        Assert.DoesNotContain("<script src", html, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain("<link", html, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("Chart.js", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("/*REPORT_JSON*/", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ReportMarkdownAndConsole_HaveATableForEverySuite()
+    {
+        var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
+
+        foreach (var title in new[] { "ops: calls per second", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call" })
+        {
+            Assert.Contains("## " + title, markdown, StringComparison.Ordinal);
+            Assert.Contains(title, _run.Console, StringComparison.Ordinal);
+        }
+    }
+
+    private static long? Size(JsonElement record) =>
+        record.GetProperty("size").ValueKind == JsonValueKind.Null ? null : record.GetProperty("size").GetInt64();
+
+    public sealed class QuickRun : IAsyncLifetime
+    {
+        private readonly TemporaryDirectory _output = new();
+        private JsonDocument? _document;
+
+        public int ExitCode { get; private set; }
+
+        public string Console { get; private set; } = "";
+
+        public string Directory { get; private set; } = "";
+
+        public JsonElement Root => _document!.RootElement;
+
+        public IReadOnlyList<JsonElement> Measurements => [.. Root.GetProperty("measurements").EnumerateArray()];
+
+        public async Task InitializeAsync()
+        {
+            using var writer = new StringWriter();
+            var console = AnsiConsole.Create(new AnsiConsoleSettings
+            {
+                Ansi = AnsiSupport.No,
+                ColorSystem = ColorSystemSupport.NoColors,
+                Interactive = InteractionSupport.No,
+                Out = new AnsiConsoleOutput(writer),
+            });
+            console.Profile.Width = 200;
+            ExitCode = await RunnerCommand.Create(console).Parse(["--quick", "--output", _output.FullPath]).InvokeAsync()
+                .WaitAsync(TimeSpan.FromMinutes(5));
+            Console = writer.ToString();
+            var runs = System.IO.Directory.GetDirectories(_output.FullPath);
+            Directory = runs.Length == 1 ? runs[0] : throw new InvalidOperationException($"Expected one run directory, found {runs.Length}. Output:\n{Console}");
+            _document = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(Directory, "report.json")));
+        }
+
+        public Task DisposeAsync()
+        {
+            _document?.Dispose();
+            _output.Dispose();
+            return Task.CompletedTask;
+        }
+    }
+}
