@@ -24,7 +24,8 @@ internal static class ReportTables
             switch (suite)
             {
                 case "payload":
-                    tables.Add(Matrix(suite, "payload: MB/s, median (min–max)", records, m => m.MegabytesPerSecond is { } s ? Spread(s.Median, s.Min, s.Max, "0.0") : null));
+                    tables.Add(Matrix(suite, "payload: MB/s, median (min–max)", records, m => m.MegabytesPerSecond is { } s ? Spread(s.Median, s.Min, s.Max, "0.0") : null,
+                        "inproc hands the request object over by reference: its MB/s counts bytes that never move, a ceiling rather than a transport rate."));
                     tables.Add(Matrix(suite, "payload: calls per second, median", records, m => Number(m.CallsPerSecond.Median)));
                     break;
                 case "pingpong":

@@ -1,4 +1,5 @@
 using System.IO.Pipes;
+using System.Runtime.CompilerServices;
 using System.Text;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
@@ -26,7 +27,9 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
         _options = options;
     }
 
-    private async Task<TReply> CallAsync<TRequest, TReply>(OperationCode operation, TRequest request, PayloadEncoder<TRequest> encode, PayloadDecoder<TReply> decode)
+    // Pooled: the state machine of a call is reused instead of allocated, since every call goes through here.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<TReply> CallAsync<TRequest, TReply>(OperationCode operation, TRequest request, PayloadEncoder<TRequest> encode, PayloadDecoder<TReply> decode)
     {
         await _gate.WaitAsync();
         try
@@ -44,7 +47,14 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
             try
             {
                 await stream.WriteAsync(_request.Complete((byte)operation));
-                await stream.ReadExactlyAsync(_reply.Header);
+                // Read loops inline rather than Stream.ReadExactlyAsync, whose own state machine
+                // would be allocated on every call that has to wait for the reply.
+                var header = _reply.Header;
+                for (var read = 0; read < header.Length;)
+                {
+                    read += ReadOrThrow(await stream.ReadAsync(header[read..]));
+                }
+
                 var (length, status) = PipeFrame.ReadHeader(_reply.Header.Span);
                 if (length > _options.MaxMessageSize)
                 {
@@ -55,7 +65,11 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
                 }
 
                 var body = _reply.ReceiveBody((int)length);
-                await stream.ReadExactlyAsync(body);
+                for (var read = 0; read < body.Length;)
+                {
+                    read += ReadOrThrow(await stream.ReadAsync(body[read..]));
+                }
+
                 if (status != PipeFrame.Success)
                 {
                     throw new RpcServiceException((RpcErrorCode)status, Encoding.UTF8.GetString(body.Span));
@@ -74,6 +88,8 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
             _gate.Release();
         }
     }
+
+    private static int ReadOrThrow(int read) => read > 0 ? read : throw new EndOfStreamException("The server closed the connection in the middle of a reply.");
 
     private static TReply Decode<TReply>(Memory<byte> body, PayloadDecoder<TReply> decode)
     {

@@ -1,4 +1,5 @@
 using System.IO.Pipes;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Pipes.Protocol;
@@ -35,9 +36,23 @@ internal sealed class PipeConnection
         using var reply = new FrameBuffer();
         try
         {
-            while (await ReadHeaderAsync(request.Header, cancellationToken))
+            while (true)
             {
-                var (length, code) = PipeFrame.ReadHeader(request.Header.Span);
+                // Inline rather than a helper method: an awaiting helper would allocate its state machine per request.
+                var header = request.Header;
+                var read = await _stream.ReadAsync(header, cancellationToken);
+                if (read == 0)
+                {
+                    break;
+                }
+
+                while (read < header.Length)
+                {
+                    var more = await _stream.ReadAsync(header[read..], cancellationToken);
+                    read += more > 0 ? more : throw new EndOfStreamException();
+                }
+
+                var (length, code) = PipeFrame.ReadHeader(header.Span);
                 if (length > _options.MaxMessageSize)
                 {
                     if (!await RefuseOversizedAsync(length, reply, cancellationToken))
@@ -74,6 +89,7 @@ internal sealed class PipeConnection
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<byte> DispatchAsync(OperationCode operation, ReadOnlyMemory<byte> body, FrameBuffer reply)
     {
         reply.Reset();
@@ -137,23 +153,6 @@ internal sealed class PipeConnection
 
             length -= read;
         }
-    }
-
-    /// <summary>Reads a frame header; false on a clean end of stream between frames.</summary>
-    private async ValueTask<bool> ReadHeaderAsync(Memory<byte> header, CancellationToken cancellationToken)
-    {
-        var read = await _stream.ReadAsync(header, cancellationToken);
-        if (read == 0)
-        {
-            return false;
-        }
-
-        if (read < header.Length)
-        {
-            await _stream.ReadExactlyAsync(header[read..], cancellationToken);
-        }
-
-        return true;
     }
 
     private static byte WriteError(FrameBuffer reply, RpcErrorCode code, string message)

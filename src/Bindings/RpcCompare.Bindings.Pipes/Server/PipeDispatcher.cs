@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
 
@@ -21,6 +22,7 @@ internal sealed class PipeDispatcher
         _payloads = payloads;
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask DispatchAsync(OperationCode operation, ReadOnlyMemory<byte> body, FrameBuffer reply)
     {
         switch (operation)
