@@ -1,6 +1,7 @@
 using System.Runtime.Serialization;
 using System.Xml;
 using BenchmarkDotNet.Attributes;
+using BenchmarkDotNet.Configs;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
 
@@ -13,6 +14,8 @@ namespace RpcCompare.Benchmarks;
 /// does not restore from this machine's package source (docs/packages.md).
 /// </summary>
 [MemoryDiagnoser]
+[GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
+[CategoriesColumn]
 public class SerializerBenchmarks
 {
     private readonly FrameBuffer _frame = new();
@@ -29,7 +32,7 @@ public class SerializerBenchmarks
     [BenchmarkCategory("ReadDirectoryReply")]
     public ReadDirectoryReply BinaryXml_ReadDirectoryReply() => (ReadDirectoryReply)BinaryXmlRoundTrip(_directorySerializer, Messages.Directory);
 
-    [Benchmark]
+    [Benchmark(Baseline = true)]
     [BenchmarkCategory("WriteAtRequest")]
     public WriteAtRequest RawPipe_WriteAtRequest() => RawRoundTrip(Messages.WriteAt, MessageCodec.WriteWriteAtRequest, MessageCodec.ReadWriteAtRequest);
 
@@ -37,7 +40,7 @@ public class SerializerBenchmarks
     [BenchmarkCategory("WriteAtRequest")]
     public WriteAtRequest BinaryXml_WriteAtRequest() => (WriteAtRequest)BinaryXmlRoundTrip(_writeAtSerializer, Messages.WriteAt);
 
-    [Benchmark]
+    [Benchmark(Baseline = true)]
     [BenchmarkCategory("BytesMessage")]
     public BytesMessage RawPipe_Bytes1K() => RawRoundTrip(Messages.Bytes1K, MessageCodec.WriteBytesMessage, MessageCodec.ReadBytesMessage);
 

@@ -15,7 +15,7 @@ internal static class MarkdownReporter
         text.AppendLine();
         text.AppendLine(CultureInfo.InvariantCulture, $"- Machine: {environment.CpuModel}, {environment.LogicalCpus} logical CPUs; {environment.Os}, kernel {environment.Kernel}");
         text.AppendLine(CultureInfo.InvariantCulture, $"- Runtime: {environment.Dotnet}; runner GC {Gc(environment.RunnerGc)}; host GC {Gc(environment.HostGc)}");
-        text.AppendLine(CultureInfo.InvariantCulture, $"- Pinned to one CPU: {(environment.Pinned ? "yes (runner and host on CPU 0)" : "no")}");
+        text.AppendLine(CultureInfo.InvariantCulture, $"- Pinned to one CPU: {settings.PinningDescription}");
         text.AppendLine(CultureInfo.InvariantCulture, $"- Native floor: {environment.NativeFloor}");
         text.AppendLine(CultureInfo.InvariantCulture, $"- Method: {settings.Trials} trials of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; {settings.Clients} client(s) in a closed loop; host: {settings.HostMode}; {report.DurationSeconds:0} s in all{(settings.Quick ? "; --quick (minimal trials: smoke figures, not for comparison)" : "")}");
         text.AppendLine();

@@ -18,7 +18,16 @@ internal sealed record Report(
     public const string SchemaName = "rpccompare-report/1";
 }
 
-internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, bool Pinned, string HostMode);
+internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, bool Pinned, string HostMode)
+{
+    /// <summary>Pinning in words: an already-running host is not the runner's to pin.</summary>
+    public string PinningDescription => (Pinned, HostMode.StartsWith("already running", StringComparison.Ordinal)) switch
+    {
+        (false, _) => "no",
+        (true, false) => "yes: runner and host on CPU 0",
+        (true, true) => "runner only, on CPU 0: the already-running host was not pinned by the runner",
+    };
+}
 
 internal sealed record BindingInfo(string Label, string Binding, string Address, string Configuration);
 
