@@ -2,7 +2,8 @@ namespace RpcCompare.Host;
 
 /// <summary>
 /// The private directory the host's socket files live in: created 0700 so no other user can
-/// connect or replace a socket, and removed on shutdown when the host created it.
+/// connect or replace a socket, and removed on shutdown when the host created it. A directory that
+/// already exists (a container's shared volume) keeps the mode its owner gave it.
 /// </summary>
 internal sealed class SocketDirectory : IDisposable
 {
@@ -20,16 +21,26 @@ internal sealed class SocketDirectory : IDisposable
         {
             FullPath = Path.GetFullPath(configured);
             _owned = !Directory.Exists(FullPath);
-            Directory.CreateDirectory(FullPath);
-        }
-
-        if (!OperatingSystem.IsWindows())
-        {
-            File.SetUnixFileMode(FullPath, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            if (_owned)
+            {
+                CreatePrivate(FullPath);
+            }
         }
     }
 
     public string FullPath { get; }
+
+    private static void CreatePrivate(string path)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            Directory.CreateDirectory(path);
+        }
+        else
+        {
+            Directory.CreateDirectory(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        }
+    }
 
     public string PathFor(string fileName) => Path.Combine(FullPath, fileName);
 

@@ -1,0 +1,97 @@
+using RpcCompare.Bindings;
+using RpcCompare.Client;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Container.Tests;
+
+/// <summary>
+/// The host image built by docker/offline.sh (the same Dockerfile as with the standard images),
+/// started with podman, called over every binding it serves from outside the container, stopped
+/// with SIGTERM, and checked for leftovers.
+/// </summary>
+[Trait("Category", "Container")]
+public sealed class HostContainerTests : IClassFixture<HostContainerTests.HostImage>
+{
+    private const string Image = "localhost/rpccompare/host:latest";
+
+    public HostContainerTests(HostImage image)
+    {
+        Assert.True(image.BuildExitCode == 0, $"docker/offline.sh build failed:\n{image.BuildOutput}");
+    }
+
+    [Fact]
+    public async Task Container_ServesEveryOperationThroughTheSharedVolume_AndStopsCleanly()
+    {
+        using var volume = new TemporaryDirectory("rpccompare-volume-");
+        var name = "rpccompare-test-" + Guid.NewGuid().ToString("N")[..12];
+        var started = await Podman.RunAsync("run", "-d", "--name", name, "--label", "rpccompare-test=1",
+            "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096", "-v", $"{volume.FullPath}:/run/rpccompare:U", Image);
+        try
+        {
+            Assert.True(started.ExitCode == 0, started.Output);
+            var endpoints = await EndpointsFile.WaitAsync(volume.PathFor("endpoints.json"), TimeSpan.FromSeconds(60));
+            Assert.Equal("/run/rpccompare/pipes.sock", endpoints[BindingNames.Pipes]);
+
+            // The container's socket path, seen from this side of the volume.
+            await CallEveryOperationAsync(volume.PathFor("pipes.sock"));
+
+            var health = await Podman.RunAsync("healthcheck", "run", name);
+            Assert.True(health.ExitCode == 0, $"health check failed: {health.Output}");
+
+            var stopped = await Podman.RunAsync("stop", "--time", "20", name);
+            Assert.True(stopped.ExitCode == 0, stopped.Output);
+            var exitCode = await Podman.RunAsync("inspect", "--format", "{{.State.ExitCode}}", name);
+            Assert.Equal("0", exitCode.Output.Trim());
+            Assert.Empty(Directory.EnumerateFileSystemEntries(volume.FullPath));
+        }
+        finally
+        {
+            await Podman.RunAsync("rm", "-f", name);
+        }
+
+        var left = await Podman.RunAsync("ps", "-a", "--filter", $"name={name}", "--format", "{{.Names}}");
+        Assert.Equal("", left.Output.Trim());
+    }
+
+    private static async Task CallEveryOperationAsync(string socket)
+    {
+        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(), BindingNames.Pipes, socket);
+        var files = session.Get<IFileService>();
+        var shapes = session.Get<ICallShapeService>();
+        var payloads = session.Get<IPayloadService>();
+
+        Assert.NotNull(await files.PingAsync(new PingRequest()).Bounded());
+        Assert.Equal(100, (await files.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "files" }).Bounded()).Entries.Length);
+        Assert.Equal(200, (await files.WriteAtAsync(new WriteAtRequest { Repeat = 2 }).Bounded()).BytesWritten);
+        var refused = await Assert.ThrowsAsync<RpcServiceException>(() => files.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "../../etc" })).Bounded();
+        Assert.Equal(RpcErrorCode.PathRefused, refused.Code);
+
+        await shapes.VoidCallAsync().Bounded();
+        await shapes.TakeIntAsync(new IntMessage { Value = 1 }).Bounded();
+        Assert.Equal(42, (await shapes.ReturnIntAsync().Bounded()).Value);
+        Assert.Equal(42, (await shapes.IncrementAsync(new IntMessage { Value = 41 }).Bounded()).Value);
+        await shapes.TakePointAsync(new PointMessage { X = 1, Y = 2, Z = 3, Weight = 4 }).Bounded();
+
+        var data = new byte[100_000];
+        new Random(7).NextBytes(data);
+        Assert.Equal(data, (await payloads.EchoBytesAsync(new BytesMessage { Data = data }).Bounded()).Data);
+        Assert.Equal(10_000_000, (await payloads.SendBytesAsync(new BytesMessage { Data = new byte[10_000_000] }).Bounded()).Length);
+        Assert.Equal(3, (await payloads.SendRecordsAsync(new RecordsMessage { Records = [new(), new(), new()] }).Bounded()).Length);
+        Assert.Equal(5, (await payloads.SendStringAsync(new StringMessage { Text = "héllo" }).Bounded()).Length);
+        var quota = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.SendBytesAsync(new BytesMessage { Data = new byte[20_000_000] })).Bounded();
+        Assert.Equal(RpcErrorCode.QuotaExceeded, quota.Code);
+    }
+
+    /// <summary>Builds the image once per test run; the local base images are reused when present.</summary>
+    public sealed class HostImage : IAsyncLifetime
+    {
+        public int BuildExitCode { get; private set; }
+
+        public string BuildOutput { get; private set; } = "";
+
+        public async Task InitializeAsync() => (BuildExitCode, BuildOutput) = await Podman.BuildHostImageAsync();
+
+        public Task DisposeAsync() => Task.CompletedTask;
+    }
+}
