@@ -2,7 +2,7 @@ using System.Runtime.Serialization;
 
 namespace RpcCompare.Contracts;
 
-/// <summary>One entry of a directory listing.</summary>
+/// <summary>One entry of a directory listing. A symlink is listed by name only (size 0, time 0): it is not followed.</summary>
 [DataContract(Namespace = ServiceNames.Namespace)]
 public sealed class DirectoryEntry
 {

@@ -63,10 +63,5 @@ public sealed class DataRoot : IDisposable
 
     // The containment check compares real paths, so the root itself must be one
     // (on some systems the temp directory is reached through a symlink).
-    private static string RealPath(string path)
-    {
-        var info = new DirectoryInfo(path);
-        var target = info.ResolveLinkTarget(returnFinalTarget: true);
-        return System.IO.Path.TrimEndingDirectorySeparator(target?.FullName ?? info.FullName);
-    }
+    private static string RealPath(string path) => System.IO.Path.TrimEndingDirectorySeparator(Internal.RealPath.Of(path));
 }

@@ -40,6 +40,14 @@ public sealed class FileService : IFileService
         var entries = new List<DirectoryEntry>();
         foreach (var info in directory.EnumerateFileSystemInfos())
         {
+            // A symlink is listed as itself, never followed: its target may be outside the root
+            // (its size and time are not ours to tell) or missing.
+            if (info.Attributes.HasFlag(FileAttributes.ReparsePoint))
+            {
+                entries.Add(new DirectoryEntry { Name = info.Name });
+                continue;
+            }
+
             var isDirectory = info is DirectoryInfo;
             entries.Add(new DirectoryEntry
             {

@@ -33,4 +33,16 @@ public sealed class DataRootTests
 
         Assert.True(Directory.Exists(directory.FullPath));
     }
+
+    [Fact]
+    public void Open_ThroughASymlinkedParent_UsesTheRealPath()
+    {
+        using var directory = new TemporaryDirectory();
+        Directory.CreateDirectory(directory.PathFor("real"));
+        Directory.CreateSymbolicLink(directory.PathFor("link"), directory.PathFor("real"));
+
+        using var root = DataRoot.Open(new DataRootOptions { Path = directory.PathFor("link/root"), Seed = false });
+
+        Assert.Equal(directory.PathFor("real/root"), root.FullPath);
+    }
 }

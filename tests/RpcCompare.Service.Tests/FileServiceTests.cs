@@ -30,6 +30,28 @@ public sealed class FileServiceTests : IDisposable
     }
 
     [Fact]
+    public async Task ReadDirectory_SymlinkEntries_AreListedWithoutFollowingThem()
+    {
+        var outside = Path.Combine(Path.GetTempPath(), "rpccompare-outside-" + Guid.NewGuid().ToString("N"));
+        await File.WriteAllBytesAsync(outside, new byte[12345]);
+        try
+        {
+            File.CreateSymbolicLink(Path.Combine(_root.FullPath, "files", "to-outside"), outside);
+            File.CreateSymbolicLink(Path.Combine(_root.FullPath, "files", "dangling"), outside + ".missing");
+
+            var reply = await _service.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "files" });
+
+            var link = Assert.Single(reply.Entries, e => e.Name == "to-outside");
+            Assert.Equal((0L, false, 0L), (link.Size, link.IsDirectory, link.LastWriteTimeUtcTicks));
+            Assert.Single(reply.Entries, e => e.Name == "dangling");
+        }
+        finally
+        {
+            File.Delete(outside);
+        }
+    }
+
+    [Fact]
     public async Task ReadDirectory_Missing_IsNotFound()
     {
         var error = await Assert.ThrowsAsync<RpcServiceException>(() => _service.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "nope" }));

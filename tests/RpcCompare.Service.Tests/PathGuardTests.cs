@@ -108,13 +108,38 @@ public sealed class PathGuardTests : IDisposable
     }
 
     [Fact]
-    public void Resolve_SymlinkStayingInsideRoot_IsAccepted()
+    public void Resolve_SymlinkStayingInsideRoot_IsAcceptedAsItsRealPath()
     {
         File.CreateSymbolicLink(_root.PathFor("alias.txt"), _root.PathFor("sub/file.txt"));
 
         var resolved = _guard.Resolve("alias.txt");
 
-        Assert.Equal(_root.PathFor("alias.txt"), resolved);
+        Assert.Equal(_root.PathFor("sub/file.txt"), resolved);
+    }
+
+    [Fact]
+    public void Resolve_RelativeLinkReachedThroughAnotherLink_IsResolvedWhereItReallyIs()
+    {
+        // a/b/up leads back to the root, where x climbs out. Resolved against the path as written
+        // (a/b/up/x), x's target would seem to stay inside; the operating system would leave.
+        Directory.CreateDirectory(_root.PathFor("a/b"));
+        Directory.CreateSymbolicLink(_root.PathFor("a/b/up"), _root.FullPath);
+        File.CreateSymbolicLink(_root.PathFor("x"), Path.GetRelativePath(_root.FullPath, _outside.FullPath));
+
+        var error = Assert.Throws<RpcServiceException>(() => _guard.Resolve("a/b/up/x/secret.txt"));
+
+        Assert.Equal(RpcErrorCode.PathRefused, error.Code);
+    }
+
+    [Fact]
+    public void Resolve_SymlinkLoop_IsRefused()
+    {
+        File.CreateSymbolicLink(_root.PathFor("loop1"), _root.PathFor("loop2"));
+        File.CreateSymbolicLink(_root.PathFor("loop2"), _root.PathFor("loop1"));
+
+        var error = Assert.Throws<RpcServiceException>(() => _guard.Resolve("loop1"));
+
+        Assert.Contains("Too many levels of symbolic links", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -9,9 +9,10 @@ namespace RpcCompare.Service.Internal;
 /// names; then refuses any existing component that is a symlink resolving outside the root.
 /// </summary>
 /// <remarks>
-/// The symlink check runs before the operation opens the file, so a symlink swapped in between
-/// by someone with write access to the root could still be followed. Closing that window needs
-/// openat(2) with O_NOFOLLOW, which .NET does not expose; the root is the service's own directory.
+/// The result is the real path (every link resolved), so the operation opens exactly what was
+/// checked. A symlink swapped in between the check and the open by someone with write access to
+/// the root could still be followed; closing that window needs openat(2) with O_NOFOLLOW, which
+/// .NET does not expose. The root is the service's own directory.
 /// </remarks>
 internal sealed class PathGuard
 {
@@ -55,7 +56,9 @@ internal sealed class PathGuard
             throw Refuse(relative, "absolute paths are not accepted; give a path relative to the data root");
         }
 
+        // Walk the real path: after a link, the next name is looked up where the link really leads.
         var current = _root;
+        var links = 0;
         foreach (var segment in relative.Split(s_separators, StringSplitOptions.RemoveEmptyEntries))
         {
             if (segment == "..")
@@ -73,40 +76,26 @@ internal sealed class PathGuard
                 throw Refuse(relative, $"a name is longer than {MaxNameBytes} bytes");
             }
 
-            current = Path.Combine(current, segment);
-            CheckLink(relative, current);
+            try
+            {
+                current = RealPath.Step(current, segment, ref links);
+            }
+            catch (IOException exception)
+            {
+                throw Refuse(relative, exception.Message.TrimEnd('.'));
+            }
+
+            if (!IsInsideRoot(current))
+            {
+                throw Refuse(relative, "a symlink in it points outside the data root");
+            }
         }
 
-        // Belt and braces: whatever the segment checks missed, the result must lie inside the root.
-        var full = Path.GetFullPath(current);
-        if (full != _root && !full.StartsWith(_rootWithSeparator, StringComparison.Ordinal))
-        {
-            throw Refuse(relative, "it resolves outside the data root");
-        }
-
-        return full;
+        return current;
     }
 
-    private void CheckLink(string relative, string component)
-    {
-        FileSystemInfo info = new FileInfo(component);
-        if (!info.Exists)
-        {
-            info = new DirectoryInfo(component);
-        }
-
-        if (info.LinkTarget is null)
-        {
-            return;
-        }
-
-        var target = info.ResolveLinkTarget(returnFinalTarget: true);
-        var resolved = target is null ? null : Path.GetFullPath(target.FullName);
-        if (resolved is null || (resolved != _root && !resolved.StartsWith(_rootWithSeparator, StringComparison.Ordinal)))
-        {
-            throw Refuse(relative, "a symlink in it points outside the data root");
-        }
-    }
+    private bool IsInsideRoot(string realPath) =>
+        realPath == _root || realPath.StartsWith(_rootWithSeparator, StringComparison.Ordinal);
 
     private static RpcServiceException Refuse(string path, string reason) =>
         new(RpcErrorCode.PathRefused, $"Path '{Printable(path)}' refused: {reason}.");
