@@ -39,10 +39,7 @@ internal sealed class ComparisonRun
             var (endpoints, hostMode) = await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList());
             var targets = Targets(requested, endpoints, notMeasured);
             var extraPingPongTargets = await VariantTargetsAsync(suites, requested);
-            foreach (var suite in suites)
-            {
-                suite.Prepare(endpoints[BindingNames.InProc]);
-            }
+            PrepareSuites(suites, endpoints);
 
             var workloads = suites
                 .SelectMany(s => s.Workloads(s is PingPongSuite ? [.. targets, .. extraPingPongTargets] : targets))
@@ -55,7 +52,7 @@ internal sealed class ComparisonRun
                 Report.SchemaName,
                 started,
                 clock.Elapsed.TotalSeconds,
-                EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run"),
+                EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null),
                 new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode),
                 [.. targets.Concat(extraPingPongTargets).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
                 ReportBuilder.Measurements(cells.Cells, cells.Native),
@@ -134,12 +131,29 @@ internal sealed class ComparisonRun
             }
         }
 
-        if (!endpoints.ContainsKey(BindingNames.InProc) || !Directory.Exists(endpoints[BindingNames.InProc]))
+        if (targets.Count == 0)
         {
-            throw new InvalidOperationException("The host's data root is not on this machine; the runner needs it for inproc and for the suites' data.");
+            throw new InvalidOperationException("Nothing to measure: none of the chosen bindings is reachable.");
         }
 
         return targets;
+    }
+
+    // Suites that need data of their own (breakeven's directories) create it in the host's data root.
+    private static void PrepareSuites(IReadOnlyList<ISuite> suites, IReadOnlyDictionary<string, string> endpoints)
+    {
+        var dataRoot = endpoints.GetValueOrDefault(BindingNames.InProc);
+        foreach (var suite in suites.OfType<BreakEvenSuite>())
+        {
+            if (dataRoot is null || !Directory.Exists(dataRoot))
+            {
+                throw new InvalidOperationException(
+                    $"The breakeven suite creates its directories in the host's data root, and '{dataRoot}' is not on this machine. " +
+                    "Share it (e.g. a volume, DataRoot__Path) or leave breakeven out.");
+            }
+
+            suite.Prepare(dataRoot);
+        }
     }
 
     // The ping-pong's second dispatch variant: a second host whose socket completions run inline.

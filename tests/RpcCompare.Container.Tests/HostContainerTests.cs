@@ -1,4 +1,5 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Client;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
@@ -56,7 +57,8 @@ public sealed class HostContainerTests : IClassFixture<HostContainerTests.HostIm
 
     private static async Task CallEveryOperationAsync(string socket)
     {
-        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(), BindingNames.Pipes, socket);
+        // A client limit above the server's, so the over-quota request below reaches the server.
+        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(new PipesClientOptions { MaxMessageSize = 64 * 1024 * 1024 }), BindingNames.Pipes, socket);
         var files = session.Get<IFileService>();
         var shapes = session.Get<ICallShapeService>();
         var payloads = session.Get<IPayloadService>();
@@ -81,6 +83,8 @@ public sealed class HostContainerTests : IClassFixture<HostContainerTests.HostIm
         Assert.Equal(5, (await payloads.SendStringAsync(new StringMessage { Text = "héllo" }).Bounded()).Length);
         var quota = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.SendBytesAsync(new BytesMessage { Data = new byte[20_000_000] })).Bounded();
         Assert.Equal(RpcErrorCode.QuotaExceeded, quota.Code);
+        Assert.Contains("server's limit", quota.Message, StringComparison.Ordinal);
+        Assert.Equal(42, (await shapes.IncrementAsync(new IntMessage { Value = 41 }).Bounded()).Value);
     }
 
     /// <summary>Builds the image once per test run; the local base images are reused when present.</summary>

@@ -63,6 +63,7 @@ public sealed class HostProcessTests
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var answer = await RpccAsync(["call", "-b", "pipes", "-a", endpoints["pipes"], "ReadDirectory"]);
 
+        Assert.Equal(["inproc", "pipes"], endpoints.Keys.Order(StringComparer.Ordinal));
         Assert.Equal(directory.PathFor("p.sock"), endpoints["pipes"]);
         Assert.Equal(0, answer.ExitCode);
         Assert.Contains("data.bin", answer.Output, StringComparison.Ordinal);

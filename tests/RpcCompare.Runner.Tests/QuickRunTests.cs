@@ -85,7 +85,12 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
             Assert.InRange(latency.GetProperty("p50").GetDouble(), double.Epsilon, latency.GetProperty("p99").GetDouble());
             Assert.True(record.GetProperty("calls").GetInt64() > 0);
             Assert.Equal(2, record.GetProperty("trials").GetInt32());
-            Assert.True(record.GetProperty("allocatedBytesPerCall").GetDouble() >= 0);
+            if (binding == "pipes")
+            {
+                // A call over a connection allocates at least the Task it returns.
+                Assert.True(record.GetProperty("allocatedBytesPerCall").GetDouble() > 0);
+            }
+
             Assert.Equal(JsonValueKind.Number, record.GetProperty("overheadShare").ValueKind);
             Assert.Equal(JsonValueKind.Number, record.GetProperty("ratioToPipes").ValueKind);
             if (suite == "payload")

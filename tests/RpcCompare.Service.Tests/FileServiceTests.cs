@@ -80,7 +80,7 @@ public sealed class FileServiceTests : IDisposable
     }
 
     [Fact]
-    public async Task WriteAt_Twice_WritesTwiceAndKeepsLength()
+    public async Task WriteAt_Twice_ReportsBothWritesAndKeepsLength()
     {
         var reply = await _service.WriteAtAsync(new WriteAtRequest { Repeat = 2, Count = 10, Offset = 0 });
 

@@ -50,19 +50,30 @@ internal sealed class HostLauncher : IAsyncDisposable
             start.Environment[name] = value;
         }
 
-        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.Host.");
+        Process process;
+        try
+        {
+            process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.Host.");
+        }
+        catch
+        {
+            Directory.Delete(directory, recursive: true);
+            throw;
+        }
+
+        // From here the launcher owns the process and the directory: any failure disposes it.
         var launcher = new HostLauncher(process, directory, new Dictionary<string, string>());
         process.OutputDataReceived += (_, e) => launcher.Append(e.Data);
         process.ErrorDataReceived += (_, e) => launcher.Append(e.Data);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        if (pinToCpu0)
-        {
-            CpuPinning.PinToCpu0(process);
-        }
-
         try
         {
+            if (pinToCpu0)
+            {
+                CpuPinning.PinToCpu0(process);
+            }
+
             using var exited = new CancellationTokenSource();
             var waitForExit = process.WaitForExitAsync(exited.Token);
             var waitForEndpoints = EndpointsFile.WaitAsync(endpointsPath, TimeSpan.FromSeconds(60), exited.Token);

@@ -98,8 +98,21 @@ internal sealed class TrialRunner
 
             await call();
             var after = Stopwatch.GetTimestamp();
-            if (calls % stride == 0 && sampled < samples.Length)
+            if (calls % stride == 0)
             {
+                if (sampled == samples.Length)
+                {
+                    // Faster than the warm-up said: keep every other sample and sample half as
+                    // often, so the samples still spread evenly over the whole trial.
+                    for (var i = 0; i < samples.Length / 2; i++)
+                    {
+                        samples[i] = samples[2 * i];
+                    }
+
+                    sampled = samples.Length / 2;
+                    stride *= 2;
+                }
+
                 samples[sampled++] = after - before;
             }
 

@@ -16,14 +16,18 @@ internal sealed record EnvironmentInfo(
     bool Pinned,
     string NativeFloor)
 {
-    public static EnvironmentInfo Capture(bool pinned, string nativeFloor) => new(
+    /// <param name="pinned">Whether --pin was given.</param>
+    /// <param name="nativeFloor">The native floor's compiler, or why there is none.</param>
+    /// <param name="hostStartedHere">Whether the runner started the host (so its runtimeconfig is the one next to the runner).</param>
+    public static EnvironmentInfo Capture(bool pinned, string nativeFloor, bool hostStartedHere) => new(
         ReadCpuModel(),
         Environment.ProcessorCount,
         RuntimeInformation.OSDescription,
         ReadFirstLine("/proc/sys/kernel/osrelease") ?? Environment.OSVersion.VersionString,
         RuntimeInformation.FrameworkDescription,
-        new GcInfo(GCSettings.IsServerGC, GCSettings.IsServerGC || AppContext.GetData("System.GC.Concurrent") is not false ? "concurrent" : "non-concurrent", DatasMode(AppContext.GetData("System.GC.DynamicAdaptationMode"))),
-        ReadHostGc(),
+        // The runner's own GC, as the runtime reports it (Batch is the only non-concurrent latency mode).
+        new GcInfo(GCSettings.IsServerGC, GCSettings.LatencyMode == GCLatencyMode.Batch ? "non-concurrent" : "concurrent", DatasMode(AppContext.GetData("System.GC.DynamicAdaptationMode"))),
+        hostStartedHere ? ReadHostGc() : new GcInfo(null, "unknown: the host was started elsewhere", "unknown"),
         pinned,
         nativeFloor);
 
@@ -41,7 +45,7 @@ internal sealed record EnvironmentInfo(
         var path = Path.Combine(AppContext.BaseDirectory, "RpcCompare.Host.runtimeconfig.json");
         if (!File.Exists(path))
         {
-            return new GcInfo(false, "unknown", "unknown");
+            return new GcInfo(null, "unknown: no RpcCompare.Host.runtimeconfig.json next to the runner", "unknown");
         }
 
         using var document = JsonDocument.Parse(File.ReadAllText(path));
@@ -59,4 +63,4 @@ internal sealed record EnvironmentInfo(
     private static string? ReadFirstLine(string path) => File.Exists(path) ? File.ReadLines(path).FirstOrDefault()?.Trim() : null;
 }
 
-internal sealed record GcInfo(bool Server, string Mode, string Datas);
+internal sealed record GcInfo(bool? Server, string Mode, string Datas);

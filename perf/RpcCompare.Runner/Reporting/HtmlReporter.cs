@@ -35,7 +35,7 @@ internal static class HtmlReporter
         Definition(html, "Started", $"{report.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC, {report.DurationSeconds:0} s");
         Definition(html, "Machine", $"{environment.CpuModel}, {environment.LogicalCpus} logical CPUs; {environment.Os}; kernel {environment.Kernel}");
         Definition(html, "Runtime", environment.Dotnet);
-        Definition(html, "GC", $"runner {(environment.RunnerGc.Server ? "server" : "workstation")} {environment.RunnerGc.Mode} ({environment.RunnerGc.Datas}); host {(environment.HostGc.Server ? "server" : "workstation")} {environment.HostGc.Mode} ({environment.HostGc.Datas})");
+        Definition(html, "GC", $"runner {MarkdownReporter.Gc(environment.RunnerGc)}; host {MarkdownReporter.Gc(environment.HostGc)}");
         Definition(html, "Pinned", report.Settings.PinningDescription);
         Definition(html, "Native floor", environment.NativeFloor);
         Definition(html, "Method", $"{report.Settings.Trials} trials × {report.Settings.TrialSeconds:0.###} s after {report.Settings.WarmUpSeconds:0.###} s warm-up; {report.Settings.Clients} client(s); host: {report.Settings.HostMode}{(report.Settings.Quick ? "; --quick smoke run" : "")}");

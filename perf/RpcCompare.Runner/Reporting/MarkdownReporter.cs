@@ -53,7 +53,7 @@ internal static class MarkdownReporter
         return text.ToString();
     }
 
-    private static string Gc(GcInfo gc) => $"{(gc.Server ? "server" : "workstation")}, {gc.Mode}, {gc.Datas}";
+    public static string Gc(GcInfo gc) => gc.Server is { } server ? $"{(server ? "server" : "workstation")}, {gc.Mode}, {gc.Datas}" : gc.Mode;
 
     private static string Cell(string value) => value.Replace("|", "\\|", StringComparison.Ordinal);
 }

@@ -22,7 +22,8 @@ internal static class ReportBuilder
             var pipes = byKey.GetValueOrDefault(Key(cell, BindingNames.Pipes));
             var inproc = byKey.GetValueOrDefault(Key(cell, BindingNames.InProc));
             double? ratioToPipes = pipes is null ? null : cell.CallsPerSecond.Median / pipes.CallsPerSecond.Median;
-            double? ratioToNative = workload.Suite == "pingpong" && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
+            // The floor is one pair of processes: only a one-client rate compares with it.
+            double? ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
                 ? cell.CallsPerSecond.Median / floor.Median
                 : null;
             records.Add(new MeasurementRecord(

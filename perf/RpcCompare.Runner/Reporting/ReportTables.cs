@@ -32,7 +32,8 @@ internal static class ReportTables
                     tables.Add(Matrix(suite, "pingpong: round trips per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
                     tables.Add(Matrix(suite, "pingpong: ratio to the native floor", records, m => m.RatioToNative is { } r ? r.ToString("0.00", s_culture) : null,
                         report.Environment.NativeFloor));
-                    tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null));
+                    tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner process", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
+                        "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
                     tables.Add(Matrix(suite, "pingpong: latency p50 / p99 (µs)", records, Latency));
                     break;
                 case "breakeven":

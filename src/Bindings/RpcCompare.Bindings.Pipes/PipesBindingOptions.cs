@@ -25,4 +25,10 @@ public sealed class PipesBindingOptions
     /// usable; beyond that the server answers and closes. Defaults to 4.
     /// </summary>
     public int DrainFactor { get; set; } = 4;
+
+    /// <summary>
+    /// How long the rest of a frame may take once its header has arrived; a client that stalls
+    /// longer is disconnected, so a half-sent frame cannot hold a connection forever. Defaults to 30 seconds.
+    /// </summary>
+    public TimeSpan FrameTimeout { get; set; } = TimeSpan.FromSeconds(30);
 }

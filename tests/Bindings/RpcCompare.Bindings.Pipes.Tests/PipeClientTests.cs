@@ -11,6 +11,7 @@ public sealed class PipeClientTests
     {
         await using var host = await InProcessHost.StartAsync();
         var client = new PipesClientProvider(new PipesClientOptions { MaxMessageSize = 1000 }).Create<IPayloadService>(host.PipePath);
+        await client.SendBytesAsync(new BytesMessage { Data = new byte[1] }).Bounded();
 
         var error = await Assert.ThrowsAsync<RpcServiceException>(() => client.SendBytesAsync(new BytesMessage { Data = new byte[2000] })).Bounded();
         var reply = await client.SendBytesAsync(new BytesMessage { Data = new byte[500] }).Bounded();

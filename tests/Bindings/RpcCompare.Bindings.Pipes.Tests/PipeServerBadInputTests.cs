@@ -13,7 +13,11 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     private const int ServerLimit = 64 * 1024;
     private InProcessHost _host = null!;
 
-    public async Task InitializeAsync() => _host = await InProcessHost.StartAsync(o => o.MaxMessageSize = ServerLimit);
+    public async Task InitializeAsync() => _host = await InProcessHost.StartAsync(o =>
+    {
+        o.MaxMessageSize = ServerLimit;
+        o.FrameTimeout = TimeSpan.FromMilliseconds(500);
+    });
 
     public async Task DisposeAsync() => await _host.DisposeAsync();
 
@@ -118,6 +122,22 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
             await raw.SendAsync([0x05, 0x00]);
         }
 
+        await using var next = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        Assert.Equal(PipeFrame.Success, await next.PingAsync());
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task StalledFrame_IsDroppedAfterTheFrameTimeout_AndOthersAreServed()
+    {
+        var steady = SteadyClient.Start(_host.PipePath);
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        // Promises 1,000 bytes, sends 10, then says nothing more while keeping the connection open.
+        await raw.SendAsync(RawPipeConnection.Frame(1000, (byte)OperationCode.SendBytes, new byte[10]));
+
+        Assert.True(await raw.IsClosedByServerAsync());
         Assert.True(await steady.StopAsync() > 0);
     }
 

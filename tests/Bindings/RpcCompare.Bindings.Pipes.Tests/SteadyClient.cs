@@ -5,11 +5,11 @@ namespace RpcCompare.Bindings.Pipes.Tests;
 
 /// <summary>
 /// A well-behaved client calling in a bounded loop while a test abuses the server, proving the
-/// server keeps serving others. Stops after 2,000 calls or when asked, whichever is first.
+/// server keeps serving others. Stops 5 calls after it is asked to, or after 100,000 calls.
 /// </summary>
 internal sealed class SteadyClient
 {
-    private const int MaxCalls = 2000;
+    private const int MaxCalls = 100_000;
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<(int Succeeded, Exception? Failure)> _loop;
 
@@ -20,7 +20,7 @@ internal sealed class SteadyClient
 
     public static SteadyClient Start(string path) => new(path);
 
-    /// <summary>Stops the loop and returns how many calls succeeded; throws the first failure.</summary>
+    /// <summary>Stops the loop (after 5 more calls) and returns how many calls succeeded; throws the first failure.</summary>
     public async Task<int> StopAsync()
     {
         await _stop.CancelAsync();
@@ -40,9 +40,16 @@ internal sealed class SteadyClient
         var succeeded = 0;
         try
         {
-            // At least a few calls even if the abuse finishes at once, so a dead server shows.
-            while (succeeded < MaxCalls && (succeeded < 5 || !_stop.IsCancellationRequested))
+            // Keeps calling until asked to stop and then makes 5 more, so the server must still be
+            // serving after the abuse, not only before it.
+            var afterStop = 0;
+            while (succeeded < MaxCalls && afterStop < 5)
             {
+                if (_stop.IsCancellationRequested)
+                {
+                    afterStop++;
+                }
+
                 var reply = await client.IncrementAsync(new IntMessage { Value = succeeded }).WaitAsync(TimeSpan.FromSeconds(10));
                 Assert.Equal(succeeded + 1, reply.Value);
                 succeeded++;

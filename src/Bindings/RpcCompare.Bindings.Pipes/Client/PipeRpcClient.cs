@@ -75,9 +75,18 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
                     throw new RpcServiceException((RpcErrorCode)status, Encoding.UTF8.GetString(body.Span));
                 }
 
-                return Decode(body, decode);
+                var reply = Decode(body, decode);
+                _request.Reset();
+                _reply.Reset();
+                return reply;
             }
-            catch (Exception exception) when (exception is IOException or EndOfStreamException or PipeProtocolException)
+            catch (PipeProtocolException exception)
+            {
+                // The two sides disagree on the format: nothing after this on the connection can be trusted.
+                await DropConnectionAsync();
+                throw new InvalidDataException($"The reply from the pipes server at '{_path}' does not decode: {exception.Message}", exception);
+            }
+            catch (Exception exception) when (exception is IOException or EndOfStreamException)
             {
                 await DropConnectionAsync();
                 throw new IOException($"The pipes connection to '{_path}' failed: {exception.Message}", exception);

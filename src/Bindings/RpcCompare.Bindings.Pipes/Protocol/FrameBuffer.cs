@@ -6,8 +6,9 @@ namespace RpcCompare.Bindings.Pipes.Protocol;
 
 /// <summary>
 /// One connection's reusable frame buffer, rented from the shared pool. Writes go after a
-/// reserved header so a frame is sent with one write and no copy. Large buffers go back to the
-/// pool after use so a single 10 MB call does not pin 10 MB per idle connection.
+/// reserved header so a frame is sent with one write and no copy. <see cref="Reset"/> gives a
+/// large buffer back to the pool; connections call it once a frame is done, so a single 10 MB
+/// call does not pin 10 MB per idle connection.
 /// </summary>
 internal sealed class FrameBuffer : IDisposable
 {
@@ -38,7 +39,23 @@ internal sealed class FrameBuffer : IDisposable
         return _buffer.AsMemory(0, _position);
     }
 
-    /// <summary>Returns room for a received body of <paramref name="length"/> bytes.</summary>
+    /// <summary>
+    /// Returns room for the next part of a body being received, having kept the
+    /// <paramref name="received"/> bytes before it. The buffer grows with what has actually
+    /// arrived, so a header that merely claims a large body costs nothing until the bytes come.
+    /// </summary>
+    public Memory<byte> ReceiveRoom(int received, int remaining)
+    {
+        var chunk = Math.Min(remaining, Math.Max(64 * 1024, received));
+        _position = PipeFrame.HeaderSize + received;
+        EnsureCapacity(received + chunk);
+        return _buffer.AsMemory(_position, chunk);
+    }
+
+    /// <summary>The body received through <see cref="ReceiveRoom"/>.</summary>
+    public Memory<byte> ReceivedBody(int length) => _buffer.AsMemory(PipeFrame.HeaderSize, length);
+
+    /// <summary>Returns room for a received body of <paramref name="length"/> bytes, all at once.</summary>
     public Memory<byte> ReceiveBody(int length)
     {
         Reset();

@@ -34,6 +34,8 @@ internal sealed class PipeConnection
         PipeServerLog.ConnectionOpened(_logger, _id);
         using var request = new FrameBuffer();
         using var reply = new FrameBuffer();
+        // One timer per connection, armed while a frame is incomplete.
+        using var frameTimeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
         {
             while (true)
@@ -46,27 +48,36 @@ internal sealed class PipeConnection
                     break;
                 }
 
+                frameTimeout.CancelAfter(_options.FrameTimeout);
                 while (read < header.Length)
                 {
-                    var more = await _stream.ReadAsync(header[read..], cancellationToken);
+                    var more = await _stream.ReadAsync(header[read..], frameTimeout.Token);
                     read += more > 0 ? more : throw new EndOfStreamException();
                 }
 
                 var (length, code) = PipeFrame.ReadHeader(header.Span);
                 if (length > _options.MaxMessageSize)
                 {
-                    if (!await RefuseOversizedAsync(length, reply, cancellationToken))
+                    if (!await RefuseOversizedAsync(length, reply, frameTimeout.Token))
                     {
                         return;
                     }
 
+                    frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
                     continue;
                 }
 
-                var body = request.ReceiveBody((int)length);
-                await _stream.ReadExactlyAsync(body, cancellationToken);
-                var status = await DispatchAsync((OperationCode)code, body, reply);
+                for (var received = 0; received < length;)
+                {
+                    var more = await _stream.ReadAsync(request.ReceiveRoom(received, (int)length - received), frameTimeout.Token);
+                    received += more > 0 ? more : throw new EndOfStreamException();
+                }
+
+                frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
+                var status = await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply);
                 await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+                request.Reset();
+                reply.Reset();
             }
 
             PipeServerLog.ConnectionClosed(_logger, _id);
@@ -82,6 +93,10 @@ internal sealed class PipeConnection
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             // The host is stopping.
+        }
+        catch (OperationCanceledException)
+        {
+            PipeServerLog.StalledFrame(_logger, _id, _options.FrameTimeout.TotalSeconds);
         }
         finally
         {

@@ -78,6 +78,8 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         }
 
         await _stopping.CancelAsync();
+        // The loop may be about to create an instance; let it finish before the listeners go.
+        await _acceptLoop;
         await DisposeListenersAsync();
         _stopping.Dispose();
     }
@@ -88,8 +90,9 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         {
             try
             {
+                _waiting ??= CreateInstance(path);
                 _spare ??= CreateInstance(path);
-                var waiting = _waiting!;
+                var waiting = _waiting;
                 await waiting.WaitForConnectionAsync(cancellationToken);
                 (_waiting, _spare) = (_spare, null);
                 StartConnection(waiting, cancellationToken);
@@ -98,13 +101,25 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
             {
                 return;
             }
-            catch (Exception exception) when (exception is IOException or System.Net.Sockets.SocketException)
+            catch (Exception exception)
             {
+                // Whatever failed, keep accepting: a host that runs but accepts nothing is the worst outcome.
                 PipeServerLog.AcceptFailed(_logger, exception);
-                await _waiting!.DisposeAsync();
-                _waiting = null;
-                (_waiting, _spare) = (_spare ?? CreateInstance(path), null);
-                await Task.Delay(TimeSpan.FromMilliseconds(100), CancellationToken.None);
+                var failed = _waiting;
+                (_waiting, _spare) = (_spare, null);
+                if (failed is not null)
+                {
+                    await failed.DisposeAsync();
+                }
+
+                try
+                {
+                    await Task.Delay(TimeSpan.FromMilliseconds(100), cancellationToken);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
             }
         }
     }

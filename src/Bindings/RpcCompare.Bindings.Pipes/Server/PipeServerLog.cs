@@ -25,6 +25,9 @@ internal static partial class PipeServerLog
     [LoggerMessage(7, LogLevel.Warning, "Connection {ConnectionId} failed: {Reason}")]
     public static partial void ConnectionFailed(ILogger logger, long connectionId, string reason);
 
+    [LoggerMessage(9, LogLevel.Warning, "Connection {ConnectionId} left a frame unfinished for {Seconds} s; dropped it")]
+    public static partial void StalledFrame(ILogger logger, long connectionId, double seconds);
+
     [LoggerMessage(8, LogLevel.Error, "Accepting a pipe connection failed; retrying")]
     public static partial void AcceptFailed(ILogger logger, Exception exception);
 }
