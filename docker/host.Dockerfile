@@ -6,6 +6,8 @@ ARG SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0
 ARG RUNTIME_IMAGE=mcr.microsoft.com/dotnet/aspnet:10.0
 
 FROM ${SDK_IMAGE} AS build
+# Marks the build stage, whose image is left behind unnamed, so scripts can prune exactly these.
+LABEL rpccompare.stage=build
 WORKDIR /src
 COPY . .
 RUN dotnet publish hosts/RpcCompare.Host -c Release -o /out/host \

@@ -78,6 +78,8 @@ case "${1:-}" in
     "${PODMAN[@]}" build --format docker --network host \
       --build-arg SDK_IMAGE="$SDK" --build-arg RUNTIME_IMAGE="$RUNTIME" \
       -t "$tag" -f "docker/$target.Dockerfile" .
+    # The build stage (an SDK image with the sources, ~1 GB) is left unnamed: drop it, and only it.
+    "${PODMAN[@]}" image prune -f --filter label=rpccompare.stage=build >/dev/null
     ;;
   run)
     shift

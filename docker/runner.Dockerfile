@@ -4,6 +4,8 @@ ARG SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0
 ARG RUNTIME_IMAGE=mcr.microsoft.com/dotnet/aspnet:10.0
 
 FROM ${SDK_IMAGE} AS build
+# Marks the build stage, whose image is left behind unnamed, so scripts can prune exactly these.
+LABEL rpccompare.stage=build
 # npm restores Chart.js, which the HTML report inlines (perf/RpcCompare.Runner/Reporting/Html).
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
