@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Attributes;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Client;
 using RpcCompare.Contracts;
 using RpcCompare.Service;
@@ -18,7 +19,7 @@ public class ProxyBenchmarks
     private DataRoot _root = null!;
     private CallShapeService _direct = null!;
     private ICallShapeService _inproc = null!;
-    private RpcCompare.Bindings.Pipes.Protocol.FrameBuffer _frame = null!;
+    private FrameBuffer _frame = null!;
 
     [GlobalSetup]
     public void Setup()
@@ -46,8 +47,7 @@ public class ProxyBenchmarks
     public IntMessage PipesProxyEncodeDecode()
     {
         _frame.Reset();
-        RpcCompare.Bindings.Pipes.Protocol.MessageCodec.WriteIntMessage(_frame, _request);
-        var reader = new RpcCompare.Bindings.Pipes.Protocol.PayloadReader(_frame.Complete(0x13).Span[RpcCompare.Bindings.Pipes.Protocol.PipeFrame.HeaderSize..]);
-        return RpcCompare.Bindings.Pipes.Protocol.MessageCodec.ReadIntMessage(ref reader);
+        MessageCodec.WriteIntMessage(_frame, _request);
+        return MessageCodec.Decode(_frame.Complete(0x13).Span[PipeFrame.HeaderSize..], MessageCodec.ReadIntMessage);
     }
 }

@@ -52,8 +52,7 @@ public class SerializerBenchmarks
     {
         _frame.Reset();
         encode(_frame, message);
-        var reader = new PayloadReader(_frame.Complete(0).Span[PipeFrame.HeaderSize..]);
-        return decode(ref reader);
+        return MessageCodec.Decode(_frame.Complete(0).Span[PipeFrame.HeaderSize..], decode);
     }
 
     private object BinaryXmlRoundTrip(DataContractSerializer serializer, object message)

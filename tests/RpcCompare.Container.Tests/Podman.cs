@@ -1,4 +1,4 @@
-using System.Diagnostics;
+using RpcCompare.Testing;
 
 namespace RpcCompare.Container.Tests;
 
@@ -10,35 +10,11 @@ internal static class Podman
     public static string RepositoryRoot { get; } = FindRepositoryRoot();
 
     public static Task<(int ExitCode, string Output)> RunAsync(params string[] arguments) =>
-        RunProcessAsync("podman", [.. s_global, .. arguments], TimeSpan.FromMinutes(2));
+        TestProcess.RunAsync("podman", [.. s_global, .. arguments], TimeSpan.FromMinutes(2), RepositoryRoot);
 
     /// <summary>docker/offline.sh: installs podman if needed, builds the local base images and the host image.</summary>
     public static Task<(int ExitCode, string Output)> BuildHostImageAsync() =>
-        RunProcessAsync("bash", [Path.Combine(RepositoryRoot, "docker", "offline.sh"), "build"], TimeSpan.FromMinutes(20));
-
-    private static async Task<(int ExitCode, string Output)> RunProcessAsync(string program, string[] arguments, TimeSpan timeout)
-    {
-        var start = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = RepositoryRoot };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        try
-        {
-            await process.WaitForExitAsync().WaitAsync(timeout);
-        }
-        catch (TimeoutException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{program} {string.Join(' ', arguments)} did not finish within {timeout}.");
-        }
-
-        return (process.ExitCode, (await output) + (await error));
-    }
+        TestProcess.RunAsync("bash", [Path.Combine(RepositoryRoot, "docker", "offline.sh"), "build"], TimeSpan.FromMinutes(20), RepositoryRoot);
 
     private static string FindRepositoryRoot()
     {

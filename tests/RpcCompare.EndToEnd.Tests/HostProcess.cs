@@ -65,10 +65,7 @@ internal sealed class HostProcess : IAsyncDisposable
     /// <summary>Sends SIGTERM, as a container runtime or service manager would.</summary>
     public async Task<int> TerminateAsync()
     {
-        using (var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-        {
-            await kill.WaitForExitAsync().Bounded();
-        }
+        await TestProcess.TerminateAsync(_process.Id);
 
         return await WaitForExitAsync();
     }

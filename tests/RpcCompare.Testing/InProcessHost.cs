@@ -26,8 +26,6 @@ public sealed class InProcessHost : IAsyncDisposable
 
     public string DataRoot => _host.Services.GetRequiredService<DataRoot>().FullPath;
 
-    public IServiceProvider Services => _host.Services;
-
     public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null)
     {
         var directory = new TemporaryDirectory();

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 
 namespace RpcCompare.Runner.Hosting;
@@ -21,22 +20,12 @@ internal static class CpuPinning
             throw new PlatformNotSupportedException("--pin is implemented with taskset(1) on Linux only.");
         }
 
-        var start = new ProcessStartInfo("taskset") { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var argument in new[] { "-a", "-p", "1", processId.ToString(CultureInfo.InvariantCulture) })
+        var (exitCode, output) = ChildProcess.Run("taskset", "-a", "-p", "1", processId.ToString(CultureInfo.InvariantCulture));
+        if (exitCode != 0)
         {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var taskset = Process.Start(start) ?? throw new InvalidOperationException("Could not start taskset.");
-        var error = taskset.StandardError.ReadToEnd();
-        taskset.WaitForExit();
-        if (taskset.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"taskset could not pin process {processId} to CPU 0: {error.Trim()}");
+            throw new InvalidOperationException($"taskset could not pin process {processId} to CPU 0: {(exitCode == -1 ? "taskset is not installed" : output.Trim())}");
         }
     }
-
-    public static void PinToCpu0(Process process) => PinToCpu0(process.Id);
 
     public static void PinSelfToCpu0() => PinToCpu0(Environment.ProcessId);
 }

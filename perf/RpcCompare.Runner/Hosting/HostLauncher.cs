@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Text;
 using RpcCompare.Bindings;
 
@@ -71,7 +70,7 @@ internal sealed class HostLauncher : IAsyncDisposable
         {
             if (pinToCpu0)
             {
-                CpuPinning.PinToCpu0(process);
+                CpuPinning.PinToCpu0(process.Id);
             }
 
             using var exited = new CancellationTokenSource();
@@ -108,10 +107,7 @@ internal sealed class HostLauncher : IAsyncDisposable
     {
         if (!_process.HasExited)
         {
-            using (var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(CultureInfo.InvariantCulture)]))
-            {
-                await kill.WaitForExitAsync();
-            }
+            ChildProcess.Terminate(_process.Id);
 
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(15));
             try

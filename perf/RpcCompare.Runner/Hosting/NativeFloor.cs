@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using RpcCompare.Runner.Measurement;
 
@@ -32,10 +31,10 @@ internal sealed class NativeFloor : IDisposable
         var executable = Path.Combine(directory, "pingpong");
         foreach (var compiler in new[] { "cc", "gcc", "clang" })
         {
-            var (exitCode, output) = Run(compiler, ["-O2", "-o", executable, source]);
+            var (exitCode, output) = ChildProcess.Run(compiler, "-O2", "-o", executable, source);
             if (exitCode == 0)
             {
-                var version = Run(compiler, ["--version"]).Output.Split('\n')[0].Trim();
+                var version = ChildProcess.Run(compiler, "--version").Output.Split('\n')[0].Trim();
                 return new NativeFloor(directory, executable, $"perf/native/pingpong.c built with {compiler} -O2 ({version})");
             }
 
@@ -51,13 +50,17 @@ internal sealed class NativeFloor : IDisposable
     /// <summary>Runs the ping-pong once per trial and returns round trips per second.</summary>
     public Spread Measure(int size, MeasurementSettings settings, bool pin)
     {
+        var executable = _executable ?? throw new InvalidOperationException(Description);
+        string[] arguments =
+        [
+            size.ToString(CultureInfo.InvariantCulture),
+            ((int)settings.TrialDuration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
+            .. pin ? new[] { "pin" } : [],
+        ];
         var rates = new double[settings.Trials];
         for (var i = 0; i < rates.Length; i++)
         {
-            string[] arguments = pin
-                ? [size.ToString(CultureInfo.InvariantCulture), ((int)settings.TrialDuration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture), "pin"]
-                : [size.ToString(CultureInfo.InvariantCulture), ((int)settings.TrialDuration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)];
-            var (exitCode, output) = Run(_executable ?? throw new InvalidOperationException(Description), arguments);
+            var (exitCode, output) = ChildProcess.Run(executable, arguments);
             if (exitCode != 0)
             {
                 throw new MeasurementException($"The native ping-pong at {size} bytes failed (exit {exitCode}): {output.Trim()}");
@@ -82,28 +85,5 @@ internal sealed class NativeFloor : IDisposable
         // roundtrips=N seconds=S
         var fields = output.Trim().Split(' ').Select(f => f.Split('=')).ToDictionary(f => f[0], f => f[1]);
         return double.Parse(fields["roundtrips"], CultureInfo.InvariantCulture) / double.Parse(fields["seconds"], CultureInfo.InvariantCulture);
-    }
-
-    /// <summary>Runs a program; exit code -1 when it does not exist.</summary>
-    private static (int ExitCode, string Output) Run(string program, string[] arguments)
-    {
-        var start = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        try
-        {
-            using var process = Process.Start(start)!;
-            var error = process.StandardError.ReadToEndAsync();
-            var output = process.StandardOutput.ReadToEnd();
-            process.WaitForExit();
-            return (process.ExitCode, output + error.Result);
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            return (-1, "");
-        }
     }
 }

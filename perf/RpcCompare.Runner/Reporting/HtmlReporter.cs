@@ -30,23 +30,11 @@ internal static class HtmlReporter
     private static string Body(Report report, IReadOnlyList<ReportTable> tables)
     {
         var html = new StringBuilder();
-        var environment = report.Environment;
         html.Append("<dl>");
-        Definition(html, "Started", $"{report.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC, {report.DurationSeconds:0} s");
-        Definition(html, "Machine", $"{environment.CpuModel}, {environment.LogicalCpus} logical CPUs; {environment.Os}; kernel {environment.Kernel}");
-        Definition(html, "Runtime", environment.Dotnet);
-        Definition(html, "GC", $"runner {MarkdownReporter.Gc(environment.RunnerGc)}; host {MarkdownReporter.Gc(environment.HostGc)}");
-        Definition(html, "Pinned", report.Settings.PinningDescription);
-        Definition(html, "Native floor", environment.NativeFloor);
-        Definition(html, "Method", $"{report.Settings.Trials} trials × {report.Settings.TrialSeconds:0.###} s after {report.Settings.WarmUpSeconds:0.###} s warm-up; {report.Settings.Clients} client(s); host: {report.Settings.HostMode}{(report.Settings.Quick ? "; --quick smoke run" : "")}");
-        foreach (var binding in report.Bindings)
+        Definition(html, "Started", $"{report.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC");
+        foreach (var (term, value) in ReportSummary.Facts(report).Concat(ReportSummary.Bindings(report)))
         {
-            Definition(html, binding.Label, binding.Configuration);
-        }
-
-        foreach (var missing in report.NotMeasured)
-        {
-            Definition(html, missing.Binding, "not measured: " + missing.Reason);
+            Definition(html, term, value);
         }
 
         html.Append("</dl>");

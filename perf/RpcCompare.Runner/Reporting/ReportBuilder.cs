@@ -14,7 +14,7 @@ internal static class ReportBuilder
 
     public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native)
     {
-        var byKey = cells.ToDictionary(Key);
+        var byKey = cells.ToDictionary(c => Key(c));
         var records = new List<MeasurementRecord>();
         foreach (var cell in cells)
         {
@@ -116,9 +116,7 @@ internal static class ReportBuilder
         return new(share, null, $"not reached: still {last.OverheadShare:P1} at {last.WorkMicroseconds:0.#} µs, the most work measured");
     }
 
-    private static (string, string, long?, int, string) Key(CellResult cell) =>
-        (cell.Workload.Suite, cell.Workload.Operation, cell.Workload.Size, cell.Clients, cell.Workload.Target.Label);
-
-    private static (string, string, long?, int, string) Key(CellResult cell, string label) =>
-        (cell.Workload.Suite, cell.Workload.Operation, cell.Workload.Size, cell.Clients, label);
+    /// <summary>The cell's place in the tables, under its own column or under <paramref name="label"/>'s.</summary>
+    private static (string, string, long?, int, string) Key(CellResult cell, string? label = null) =>
+        (cell.Workload.Suite, cell.Workload.Operation, cell.Workload.Size, cell.Clients, label ?? cell.Workload.Target.Label);
 }

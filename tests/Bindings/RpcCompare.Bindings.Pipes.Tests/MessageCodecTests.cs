@@ -83,11 +83,5 @@ public sealed class MessageCodecTests
         return Decode(frame[PipeFrame.HeaderSize..].ToArray(), decode);
     }
 
-    private static T Decode<T>(byte[] body, PayloadDecoder<T> decode)
-    {
-        var reader = new PayloadReader(body);
-        var value = decode(ref reader);
-        reader.EnsureEnd();
-        return value;
-    }
+    private static T Decode<T>(byte[] body, PayloadDecoder<T> decode) => MessageCodec.Decode(body, decode);
 }

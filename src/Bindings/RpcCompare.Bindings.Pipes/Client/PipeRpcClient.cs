@@ -75,7 +75,7 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
                     throw new RpcServiceException((RpcErrorCode)status, Encoding.UTF8.GetString(body.Span));
                 }
 
-                var reply = Decode(body, decode);
+                var reply = MessageCodec.Decode(body.Span, decode);
                 _request.Reset();
                 _reply.Reset();
                 return reply;
@@ -99,14 +99,6 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
     }
 
     private static int ReadOrThrow(int read) => read > 0 ? read : throw new EndOfStreamException("The server closed the connection in the middle of a reply.");
-
-    private static TReply Decode<TReply>(Memory<byte> body, PayloadDecoder<TReply> decode)
-    {
-        var reader = new PayloadReader(body.Span);
-        var value = decode(ref reader);
-        reader.EnsureEnd();
-        return value;
-    }
 
     private async Task<NamedPipeClientStream> ConnectAsync()
     {

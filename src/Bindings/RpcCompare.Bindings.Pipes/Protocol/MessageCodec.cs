@@ -13,6 +13,18 @@ internal static class MessageCodec
     private const int MinDirectoryEntrySize = 21;
     private const int RecordSize = 4;
 
+    /// <summary>
+    /// Decodes a whole frame body with <paramref name="decoder"/> and refuses trailing bytes.
+    /// Synchronous so the ref-struct reader never lives across an await.
+    /// </summary>
+    public static T Decode<T>(ReadOnlySpan<byte> body, PayloadDecoder<T> decoder)
+    {
+        var reader = new PayloadReader(body);
+        var value = decoder(ref reader);
+        reader.EnsureEnd();
+        return value;
+    }
+
     public static void WriteEmpty<T>(FrameBuffer buffer, T value)
     {
     }

@@ -71,14 +71,7 @@ internal sealed class PipeDispatcher
         }
     }
 
-    // Synchronous so the ref-struct reader never lives across an await.
-    private static T Decode<T>(ReadOnlyMemory<byte> body, PayloadDecoder<T> decoder)
-    {
-        var reader = new PayloadReader(body.Span);
-        var value = decoder(ref reader);
-        reader.EnsureEnd();
-        return value;
-    }
+    private static T Decode<T>(ReadOnlyMemory<byte> body, PayloadDecoder<T> decoder) => MessageCodec.Decode(body.Span, decoder);
 
     private static void EnsureEmpty(ReadOnlyMemory<byte> body)
     {
