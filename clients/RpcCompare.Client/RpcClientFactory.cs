@@ -1,4 +1,7 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Grpc.Client;
+using RpcCompare.Bindings.Grpc.Tcp;
+using RpcCompare.Bindings.Grpc.Uds;
 using RpcCompare.Bindings.InProc;
 using RpcCompare.Bindings.Pipes.Client;
 
@@ -21,9 +24,19 @@ public sealed class RpcClientFactory
     /// <summary>Every binding this build offers a client for, in report order.</summary>
     public IReadOnlyList<string> Bindings => [.. BindingNames.All.Where(_providers.ContainsKey)];
 
-    /// <summary>A factory with the client side of every binding in this build.</summary>
-    public static RpcClientFactory CreateDefault(PipesClientOptions? pipes = null) =>
-        new([new PipesClientProvider(pipes), new InProcClientProvider()]);
+    /// <summary>A factory with the client side of every binding in this build, each configured from <paramref name="options"/>.</summary>
+    public static RpcClientFactory CreateDefault(RpcClientOptions? options = null)
+    {
+        options ??= new RpcClientOptions();
+        var grpc = new GrpcClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout };
+        return new(
+        [
+            new GrpcTcpClientProvider(grpc),
+            new GrpcUdsClientProvider(grpc),
+            new PipesClientProvider(new PipesClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout }),
+            new InProcClientProvider(),
+        ]);
+    }
 
     /// <summary>
     /// Returns <typeparamref name="TContract"/> over <paramref name="binding"/> at <paramref name="address"/>.

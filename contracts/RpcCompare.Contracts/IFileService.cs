@@ -1,3 +1,5 @@
+using System.ServiceModel;
+
 namespace RpcCompare.Contracts;
 
 /// <summary>
@@ -5,14 +7,21 @@ namespace RpcCompare.Contracts;
 /// an empty call, a directory read and a small write into a large file.
 /// All paths are relative to the service's data root.
 /// </summary>
+[ServiceContract(Name = ServiceNames.FileService, Namespace = ServiceNames.Namespace)]
 public interface IFileService
 {
     /// <summary>Does nothing; measures the cost of a call.</summary>
+    [OperationContract]
+    [FaultContract(typeof(RpcFault))]
     Task<PingReply> PingAsync(PingRequest request);
 
     /// <summary>Lists the entries of a directory under the data root.</summary>
+    [OperationContract]
+    [FaultContract(typeof(RpcFault))]
     Task<ReadDirectoryReply> ReadDirectoryAsync(ReadDirectoryRequest request);
 
     /// <summary>Writes <see cref="WriteAtRequest.Count"/> bytes into an existing file, optionally several times.</summary>
+    [OperationContract]
+    [FaultContract(typeof(RpcFault))]
     Task<WriteAtReply> WriteAtAsync(WriteAtRequest request);
 }

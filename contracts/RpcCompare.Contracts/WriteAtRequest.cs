@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Runtime.Serialization;
 
 namespace RpcCompare.Contracts;
@@ -15,7 +16,12 @@ public sealed class WriteAtRequest
     public int Count { get; set; }
 
     /// <summary>Offset to write at; negative means the middle of the file. Defaults to -1.</summary>
+    /// <remarks>
+    /// [DefaultValue] tells protobuf-net the default is -1, not 0: without it an explicit 0 would
+    /// be left off the wire as "default" and arrive as the constructor's -1.
+    /// </remarks>
     [DataMember(Order = 3)]
+    [DefaultValue(-1L)]
     public long Offset { get; set; } = -1;
 
     /// <summary>How many times to write in this one call ("write to a file twice" is 2). Defaults (0) to 1.</summary>

@@ -8,13 +8,16 @@ namespace RpcCompare.Host;
 /// </summary>
 internal static class HostBindings
 {
-    private static readonly Dictionary<string, Action<IServiceCollection, IConfiguration, SocketDirectory>> s_registrations = new(StringComparer.Ordinal)
+    private static readonly Dictionary<string, Action<IServiceCollection, HostBindingContext>> s_registrations = new(StringComparer.Ordinal)
     {
-        [BindingNames.Pipes] = static (services, configuration, sockets) => services.AddPipesBinding(configuration, options =>
-            options.Path = string.IsNullOrEmpty(options.Path) ? sockets.PathFor("pipes.sock") : options.Path),
+        [BindingNames.GrpcTcp] = static (services, host) => services.AddGrpcTcpBinding(host.Configuration, o => o.MaxMessageSize = host.MaxMessageSize),
+        [BindingNames.GrpcUds] = static (services, host) => services.AddGrpcUdsBinding(host.Configuration, o =>
+            (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "grpc.sock"), host.MaxMessageSize)),
+        [BindingNames.Pipes] = static (services, host) => services.AddPipesBinding(host.Configuration, o =>
+            (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "pipes.sock"), host.MaxMessageSize)),
     };
 
-    public static IReadOnlyCollection<string> Offered => s_registrations.Keys;
+    public static IReadOnlyCollection<string> Offered => [.. BindingNames.All.Where(s_registrations.ContainsKey)];
 
     /// <summary>Parses a --bindings value; throws with a clear message for names this build cannot serve.</summary>
     public static IReadOnlyList<string> Parse(string value)
@@ -22,7 +25,7 @@ internal static class HostBindings
         var names = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (names.Length == 0 || names is ["all"])
         {
-            return [.. BindingNames.All.Where(s_registrations.ContainsKey)];
+            return [.. Offered];
         }
 
         foreach (var name in names)
@@ -33,11 +36,11 @@ internal static class HostBindings
         return [.. names.Distinct(StringComparer.Ordinal)];
     }
 
-    public static void Add(IServiceCollection services, IConfiguration configuration, SocketDirectory sockets, IEnumerable<string> names)
+    public static void Add(IServiceCollection services, HostBindingContext host, IEnumerable<string> names)
     {
         foreach (var name in names)
         {
-            s_registrations[name](services, configuration, sockets);
+            s_registrations[name](services, host);
         }
     }
 }

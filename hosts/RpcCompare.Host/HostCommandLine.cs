@@ -10,7 +10,7 @@ internal static class HostCommandLine
         ["--socket-dir"] = "RpcCompare:SocketDirectory",
         ["--data-root"] = "DataRoot:Path",
         ["--pipe-path"] = "Pipes:Path",
-        ["--max-message-size"] = "Pipes:MaxMessageSize",
+        ["--max-message-size"] = "RpcCompare:MaxMessageSize",
     };
 
     public static string Usage => $$"""
@@ -29,7 +29,7 @@ internal static class HostCommandLine
                                    temp dir with a 1 MiB data.bin and a 100-entry files/,
                                    removed on shutdown).
           --pipe-path PATH         Socket path of the pipes binding (default: SOCKET-DIR/pipes.sock).
-          --max-message-size N     Largest pipes message in bytes (default 16777216).
+          --max-message-size N     Largest message in bytes on every binding (default 16777216).
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 

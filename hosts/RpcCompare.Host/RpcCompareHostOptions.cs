@@ -16,4 +16,11 @@ internal sealed class RpcCompareHostOptions
     /// temp directory, removed on shutdown.
     /// </summary>
     public string? SocketDirectory { get; set; }
+
+    /// <summary>
+    /// Largest request or reply, in bytes, on every binding (each framework's message-size quotas
+    /// are set from it). Defaults to 16 MiB, room for the 10,000,000-byte payloads. Past it a call
+    /// fails with QuotaExceeded.
+    /// </summary>
+    public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
 }

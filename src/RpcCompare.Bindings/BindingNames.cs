@@ -23,15 +23,11 @@ public static class BindingNames
         [WcfNetTcp] = CoreWcfMissing,
         [WcfUds] = CoreWcfMissing,
         [WcfHttp] = CoreWcfMissing,
-        [GrpcTcp] = GrpcMissing,
-        [GrpcUds] = GrpcMissing,
     };
 
     private const string CoreWcfMissing =
         "not in this build: CoreWCF.* and System.ServiceModel.Primitives do not restore from this machine's package source (see docs/packages.md)";
 
-    private const string GrpcMissing =
-        "not in this build: Grpc.Net.Common (needed by Grpc.AspNetCore and Grpc.Net.Client) and protobuf-net.Core (needed by protobuf-net.Grpc) do not restore from this machine's package source (see docs/packages.md)";
 
     /// <summary>Throws a clear error for a name that is unknown or unavailable in this build.</summary>
     public static void ThrowUnlessOffered(string name, IEnumerable<string> offered)

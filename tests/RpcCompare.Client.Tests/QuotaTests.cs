@@ -1,5 +1,4 @@
 using RpcCompare.Bindings;
-using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
 
@@ -19,7 +18,7 @@ public sealed class QuotaTests
     public async Task MessageOverTheServersDefaultLimit_IsRefusedByTheServer_AndTheBindingKeepsServing(string binding)
     {
         await using var host = await InProcessHost.StartAsync();
-        var factory = RpcClientFactory.CreateDefault(new PipesClientOptions { MaxMessageSize = 64 * 1024 * 1024 });
+        var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 64 * 1024 * 1024 });
         var payloads = factory.Create<IPayloadService>(binding, host.Binding(binding).Address!);
 
         var error = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.SendBytesAsync(new BytesMessage { Data = new byte[20_000_000] })).Bounded();

@@ -1,5 +1,4 @@
 using RpcCompare.Bindings;
-using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Client;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
@@ -58,7 +57,7 @@ public sealed class HostContainerTests : IClassFixture<HostContainerTests.HostIm
     private static async Task CallEveryOperationAsync(string socket)
     {
         // A client limit above the server's, so the over-quota request below reaches the server.
-        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(new PipesClientOptions { MaxMessageSize = 64 * 1024 * 1024 }), BindingNames.Pipes, socket);
+        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 64 * 1024 * 1024 }), BindingNames.Pipes, socket);
         var files = session.Get<IFileService>();
         var shapes = session.Get<ICallShapeService>();
         var payloads = session.Get<IPayloadService>();

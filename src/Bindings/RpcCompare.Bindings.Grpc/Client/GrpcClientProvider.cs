@@ -1,0 +1,71 @@
+using System.Collections.Concurrent;
+using Grpc.Core;
+using Grpc.Core.Interceptors;
+using Grpc.Net.Client;
+using ProtoBuf.Grpc.Client;
+using ProtoBuf.Grpc.Configuration;
+
+namespace RpcCompare.Bindings.Grpc.Client;
+
+/// <summary>
+/// The client side of a gRPC binding: one GrpcChannel per address, shared by every proxy of
+/// every contract on it (channels are meant to be long-lived and multiplex calls), and a
+/// code-first proxy per Create.
+/// </summary>
+public abstract class GrpcClientProvider : IBindingClientProvider, IDisposable
+{
+    private readonly ConcurrentDictionary<string, Lazy<(GrpcChannel Channel, CallInvoker Invoker)>> _channels = new(StringComparer.Ordinal);
+
+    protected GrpcClientProvider(GrpcClientOptions? options)
+    {
+        Options = options ?? new GrpcClientOptions();
+    }
+
+    public abstract string Name { get; }
+
+    protected GrpcClientOptions Options { get; }
+
+    public bool Supports(Type contract) => BinderConfiguration.Default.Binder.IsServiceContract(contract, out _);
+
+    public TContract Create<TContract>(string address)
+        where TContract : class
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        var invoker = _channels.GetOrAdd(address, a => new Lazy<(GrpcChannel, CallInvoker)>(() =>
+        {
+            var channel = GrpcChannel.ForAddress(ChannelAddress(a), new GrpcChannelOptions
+            {
+                HttpHandler = CreateHandler(a),
+                DisposeHttpClient = true,
+                MaxReceiveMessageSize = Options.MaxMessageSize,
+                MaxSendMessageSize = Options.MaxMessageSize,
+            });
+            return (channel, channel.Intercept(new RpcErrorClientInterceptor(Options.MaxMessageSize)));
+        })).Value.Invoker;
+        return invoker.CreateGrpcService<TContract>();
+    }
+
+    public void Dispose()
+    {
+        foreach (var channel in _channels.Values.Where(c => c.IsValueCreated))
+        {
+            channel.Value.Channel.Dispose();
+        }
+
+        _channels.Clear();
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>The URI the channel is created for.</summary>
+    protected abstract Uri ChannelAddress(string address);
+
+    /// <summary>The HTTP handler under the channel; the UDS binding dials its socket here.</summary>
+    protected virtual SocketsHttpHandler CreateHandler(string address) => new()
+    {
+        // Several HTTP/2 connections once one has 100 streams in flight, instead of queueing calls
+        // (grpc-dotnet's performance guidance); a lone client still uses one connection.
+        EnableMultipleHttp2Connections = true,
+        PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
+        ConnectTimeout = Options.ConnectTimeout,
+    };
+}

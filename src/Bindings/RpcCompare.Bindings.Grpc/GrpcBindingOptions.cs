@@ -1,0 +1,12 @@
+namespace RpcCompare.Bindings.Grpc;
+
+/// <summary>Settings shared by both gRPC bindings.</summary>
+public abstract class GrpcBindingOptions
+{
+    /// <summary>
+    /// Largest request or reply message, in bytes, on both sides (MaxReceive/MaxSendMessageSize).
+    /// Defaults to 16 MiB, room for the 10,000,000-byte payloads. Past it a call fails with
+    /// ResourceExhausted, which clients map to QuotaExceeded.
+    /// </summary>
+    public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+}

@@ -1,0 +1,66 @@
+using System.Globalization;
+using Grpc.Core;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Grpc;
+
+/// <summary>
+/// How a refusal crosses gRPC: the status code a gRPC client of any language understands, plus
+/// the exact <see cref="RpcErrorCode"/> in a trailer so our own clients restore it.
+/// </summary>
+internal static class GrpcErrors
+{
+    /// <summary>Trailer carrying the <see cref="RpcErrorCode"/> name of a refusal.</summary>
+    public const string CodeTrailer = "rpccompare-error-code";
+
+    public static RpcException ToRpcException(RpcServiceException exception)
+    {
+        var trailers = new Metadata { { CodeTrailer, exception.Code.ToString() } };
+        return new RpcException(new Status(ToStatusCode(exception.Code), exception.Message), trailers, exception.Message);
+    }
+
+    public static StatusCode ToStatusCode(RpcErrorCode code) => code switch
+    {
+        RpcErrorCode.InvalidArgument => StatusCode.InvalidArgument,
+        RpcErrorCode.PathRefused => StatusCode.PermissionDenied,
+        RpcErrorCode.NotFound => StatusCode.NotFound,
+        RpcErrorCode.QuotaExceeded => StatusCode.ResourceExhausted,
+        _ => StatusCode.Internal,
+    };
+
+    /// <summary>
+    /// Restores the service's refusal from its trailer; maps gRPC's own message-size errors to
+    /// QuotaExceeded, saying whose limit it was; leaves every other failure (unavailable server,
+    /// deadline, cancellation) as the RpcException gRPC raised.
+    /// </summary>
+    public static Exception FromRpcException(RpcException exception, int clientLimit)
+    {
+        if (exception.Trailers.GetValue(CodeTrailer) is { } name && Enum.TryParse<RpcErrorCode>(name, out var code))
+        {
+            return new RpcServiceException(code, exception.Status.Detail);
+        }
+
+        if (exception.StatusCode == StatusCode.ResourceExhausted)
+        {
+            // grpc-dotnet's wording: "Sending message exceeds the maximum configured message size."
+            // is raised by this client before anything is sent; "Received message exceeds ..." comes
+            // either from the server (it refused the request) or from this client (the reply was too
+            // big). The server's refusal arrives with the server's trailers-only status.
+            var detail = exception.Status.Detail;
+            var limit = clientLimit.ToString("N0", CultureInfo.InvariantCulture);
+            if (detail.StartsWith("Sending message exceeds", StringComparison.Ordinal))
+            {
+                return new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The request exceeds the client's limit of {limit} bytes (grpc: {detail}).");
+            }
+
+            if (detail.StartsWith("Received message exceeds", StringComparison.Ordinal))
+            {
+                return exception.Status.DebugException is null
+                    ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The request exceeds the server's limit (grpc: {detail}).")
+                    : new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The reply exceeds the client's limit of {limit} bytes (grpc: {detail}).");
+            }
+        }
+
+        return exception;
+    }
+}

@@ -1,0 +1,21 @@
+using Grpc.Core;
+using Grpc.Core.Interceptors;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Grpc.Server;
+
+/// <summary>Turns a refusal the service threw into a gRPC status with the code in a trailer (<see cref="GrpcErrors"/>).</summary>
+internal sealed class RpcErrorServerInterceptor : Interceptor
+{
+    public override async Task<TResponse> UnaryServerHandler<TRequest, TResponse>(TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation)
+    {
+        try
+        {
+            return await continuation(request, context);
+        }
+        catch (RpcServiceException exception)
+        {
+            throw GrpcErrors.ToRpcException(exception);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Grpc.Server;
+
+namespace RpcCompare.Bindings.Grpc.Tcp;
+
+/// <summary>grpc-tcp: h2c on 127.0.0.1. The address is the http:// URL a GrpcChannel dials.</summary>
+internal sealed class GrpcTcpServer : GrpcBindingServer
+{
+    private readonly GrpcTcpBindingOptions _options;
+
+    public GrpcTcpServer(IServiceProvider hostServices, IOptions<GrpcTcpBindingOptions> options)
+        : base(hostServices, options.Value)
+    {
+        _options = options.Value;
+    }
+
+    public override string Name => BindingNames.GrpcTcp;
+
+    protected override void ConfigureKestrel(KestrelServerOptions options) =>
+        options.Listen(IPAddress.Loopback, _options.Port, Http2Only);
+
+    protected override string BoundAddress(WebApplication application) =>
+        application.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+}

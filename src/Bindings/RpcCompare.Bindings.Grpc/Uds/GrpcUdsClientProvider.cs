@@ -1,0 +1,44 @@
+using System.Net.Sockets;
+using RpcCompare.Bindings.Grpc.Client;
+
+namespace RpcCompare.Bindings.Grpc.Uds;
+
+/// <summary>grpc-uds clients; the address is the server's socket path.</summary>
+public sealed class GrpcUdsClientProvider : GrpcClientProvider
+{
+    public GrpcUdsClientProvider(GrpcClientOptions? options = null)
+        : base(options)
+    {
+    }
+
+    public override string Name => BindingNames.GrpcUds;
+
+    // The authority is only the HTTP/2 :authority header; the connection goes to the socket.
+    protected override Uri ChannelAddress(string address) => new("http://localhost");
+
+    protected override SocketsHttpHandler CreateHandler(string address)
+    {
+        if (!Path.IsPathRooted(address))
+        {
+            throw new ArgumentException($"A grpc-uds address is an absolute socket path; got '{address}'.", nameof(address));
+        }
+
+        var handler = base.CreateHandler(address);
+        var endpoint = new UnixDomainSocketEndPoint(address);
+        handler.ConnectCallback = async (_, cancellationToken) =>
+        {
+            var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+            try
+            {
+                await socket.ConnectAsync(endpoint, cancellationToken).ConfigureAwait(false);
+                return new NetworkStream(socket, ownsSocket: true);
+            }
+            catch
+            {
+                socket.Dispose();
+                throw;
+            }
+        };
+        return handler;
+    }
+}

@@ -1,0 +1,10 @@
+using Microsoft.Extensions.Logging;
+
+namespace RpcCompare.Bindings.Hosting;
+
+internal static partial class KestrelBindingLog
+{
+    // Same wording as the pipe server's line, so tools and people find every binding the same way.
+    [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]
+    public static partial void Listening(ILogger logger, string binding, string address);
+}

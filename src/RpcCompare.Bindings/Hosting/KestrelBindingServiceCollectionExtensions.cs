@@ -1,0 +1,36 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.Hosting;
+
+namespace Microsoft.Extensions.DependencyInjection;
+
+public static class KestrelBindingServiceCollectionExtensions
+{
+    /// <summary>
+    /// Registers a binding server with its options (bound to <paramref name="sectionName"/> when a
+    /// configuration is given, then <paramref name="configure"/>), started and stopped with the host.
+    /// </summary>
+    public static IServiceCollection AddKestrelBinding<TServer, TOptions>(this IServiceCollection services, string sectionName, IConfiguration? configuration, Action<TOptions>? configure)
+        where TServer : KestrelBindingServer
+        where TOptions : class
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        var options = services.AddOptions<TOptions>();
+        if (configuration is not null)
+        {
+            options.Bind(configuration.GetSection(sectionName));
+        }
+
+        if (configure is not null)
+        {
+            options.Configure(configure);
+        }
+
+        services.TryAddSingleton<TServer>();
+        services.AddSingleton<IHostedService>(static sp => sp.GetRequiredService<TServer>());
+        services.AddSingleton<IBindingServer>(static sp => sp.GetRequiredService<TServer>());
+        return services;
+    }
+}
