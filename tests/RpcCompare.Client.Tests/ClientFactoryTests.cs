@@ -12,21 +12,29 @@ public sealed class ClientFactoryTests
     {
         var error = Assert.Throws<ArgumentException>(() => _factory.Create<IFileService>("carrier-pigeon", "x"));
 
-        Assert.Contains("pipes, inproc", error.Message, StringComparison.Ordinal);
+        Assert.Contains("grpc-tcp, grpc-uds, pipes, inproc", error.Message, StringComparison.Ordinal);
     }
 
     [Theory]
     [InlineData(BindingNames.WcfNetTcp, "CoreWCF")]
     [InlineData(BindingNames.WcfUds, "CoreWCF")]
     [InlineData(BindingNames.WcfHttp, "CoreWCF")]
-    [InlineData(BindingNames.GrpcTcp, "Grpc.Net.Common")]
-    [InlineData(BindingNames.GrpcUds, "Grpc.Net.Common")]
     public void BindingMissingFromThisBuild_IsRefusedWithTheReason(string binding, string missingPackage)
     {
         var error = Assert.Throws<NotSupportedException>(() => _factory.Create<IFileService>(binding, "x"));
 
         Assert.Contains(missingPackage, error.Message, StringComparison.Ordinal);
         Assert.Contains("docs/packages.md", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(BindingNames.GrpcTcp, "localhost:5000", "http:// URL")]
+    [InlineData(BindingNames.GrpcUds, "grpc.sock", "absolute socket path")]
+    public void MalformedAddress_IsRefusedWithTheExpectedForm(string binding, string address, string expected)
+    {
+        var error = Assert.Throws<ArgumentException>(() => _factory.Create<IFileService>(binding, address));
+
+        Assert.Contains(expected, error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -32,15 +32,20 @@ public sealed class QuotaTests
 
     [Theory]
     [MemberData(nameof(NetworkBindings))]
-    public async Task MessageOverTheClientsDefaultLimit_IsRefusedBeforeSending(string binding)
+    public async Task MessageOverTheClientsLimit_IsRefusedByTheClient(string binding)
     {
+        // The client's limit is below the server's, so the refusal is the client's own: before
+        // sending where the framework checks outgoing messages (pipes, gRPC), on the reply where
+        // it checks only incoming ones (WCF).
         await using var host = await InProcessHost.StartAsync();
-        var payloads = RpcClientFactory.CreateDefault().Create<IPayloadService>(binding, host.Binding(binding).Address!);
+        var payloads = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 1_000_000 }).Create<IPayloadService>(binding, host.Binding(binding).Address!);
 
-        var error = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.SendBytesAsync(new BytesMessage { Data = new byte[20_000_000] })).Bounded();
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.EchoBytesAsync(new BytesMessage { Data = new byte[2_000_000] })).Bounded();
+        var after = await payloads.EchoBytesAsync(new BytesMessage { Data = new byte[100_000] }).Bounded();
 
         Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
         Assert.Contains("client's limit", error.Message, StringComparison.Ordinal);
+        Assert.Equal(100_000, after.Data.Length);
         await RpcClientFactory.ReleaseAsync(payloads);
     }
 }

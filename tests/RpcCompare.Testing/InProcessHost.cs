@@ -8,7 +8,7 @@ using RpcCompare.Service;
 namespace RpcCompare.Testing;
 
 /// <summary>
-/// RpcCompare's service with the pipes binding, hosted inside the test process on a temporary
+/// RpcCompare's service on every network binding, hosted inside the test process on a temporary
 /// socket and data root, so tests run in parallel and leave nothing behind.
 /// </summary>
 public sealed class InProcessHost : IAsyncDisposable
@@ -26,7 +26,10 @@ public sealed class InProcessHost : IAsyncDisposable
 
     public string DataRoot => _host.Services.GetRequiredService<DataRoot>().FullPath;
 
-    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null)
+    /// <summary>Starts every binding of this build, each on a free port or a socket in a temporary directory.</summary>
+    /// <param name="configurePipes">Settings of the pipes binding, after the defaults.</param>
+    /// <param name="maxMessageSize">The limit every binding enforces; by default each binding's own default (16 MiB).</param>
+    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null)
     {
         var directory = new TemporaryDirectory();
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
@@ -35,14 +38,21 @@ public sealed class InProcessHost : IAsyncDisposable
         builder.Services.AddPipesBinding(configure: o =>
         {
             o.Path = Path.Combine(directory.FullPath, "pipes.sock");
+            o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
             configurePipes?.Invoke(o);
         });
+        builder.Services.AddGrpcTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
+        builder.Services.AddGrpcUdsBinding(configure: o =>
+            (o.Path, o.MaxMessageSize) = (directory.PathFor("grpc.sock"), maxMessageSize ?? o.MaxMessageSize));
         var host = builder.Build();
         await host.StartAsync().Bounded();
         return new InProcessHost(directory, host);
     }
 
     public IBindingServer Binding(string name) => _host.Services.GetServices<IBindingServer>().Single(s => s.Name == name);
+
+    /// <summary>Where a client of <paramref name="binding"/> connects; for inproc, the data root.</summary>
+    public string Address(string binding) => binding == BindingNames.InProc ? DataRoot : Binding(binding).Address!;
 
     public async ValueTask DisposeAsync()
     {
