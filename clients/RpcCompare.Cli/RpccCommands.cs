@@ -127,8 +127,7 @@ internal static class RpccCommands
         {
             foreach (var name in BindingNames.All)
             {
-                var status = factory.Bindings.Contains(name) ? "available"
-                    : BindingNames.Unavailable.TryGetValue(name, out var reason) ? reason : "unknown";
+                var status = factory.Bindings.Contains(name) ? "available" : "not in this build";
                 output.WriteLine($"{name,-12} {status}");
             }
 

@@ -4,6 +4,10 @@ using RpcCompare.Bindings.Grpc.Tcp;
 using RpcCompare.Bindings.Grpc.Uds;
 using RpcCompare.Bindings.InProc;
 using RpcCompare.Bindings.Pipes.Client;
+using RpcCompare.Bindings.Wcf.Client;
+using RpcCompare.Bindings.Wcf.Http;
+using RpcCompare.Bindings.Wcf.NetTcp;
+using RpcCompare.Bindings.Wcf.Uds;
 
 namespace RpcCompare.Client;
 
@@ -28,9 +32,13 @@ public sealed class RpcClientFactory
     public static RpcClientFactory CreateDefault(RpcClientOptions? options = null)
     {
         options ??= new RpcClientOptions();
+        var wcf = new WcfClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout };
         var grpc = new GrpcClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout };
         return new(
         [
+            new WcfNetTcpClientProvider(wcf),
+            new WcfUdsClientProvider(wcf),
+            new WcfHttpClientProvider(wcf),
             new GrpcTcpClientProvider(grpc),
             new GrpcUdsClientProvider(grpc),
             new PipesClientProvider(new PipesClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout }),

@@ -12,16 +12,16 @@ public interface IFileService
 {
     /// <summary>Does nothing; measures the cost of a call.</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<PingReply> PingAsync(PingRequest request);
 
     /// <summary>Lists the entries of a directory under the data root.</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<ReadDirectoryReply> ReadDirectoryAsync(ReadDirectoryRequest request);
 
     /// <summary>Writes <see cref="WriteAtRequest.Count"/> bytes into an existing file, optionally several times.</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<WriteAtReply> WriteAtAsync(WriteAtRequest request);
 }

@@ -12,21 +12,21 @@ public interface IPayloadService
 {
     /// <summary>Returns the bytes it was sent (ping-pong).</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<BytesMessage> EchoBytesAsync(BytesMessage request);
 
     /// <summary>Returns how many bytes it was sent (one-way throughput).</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<LengthReply> SendBytesAsync(BytesMessage request);
 
     /// <summary>Returns how many 32-bit records it was sent.</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<LengthReply> SendRecordsAsync(RecordsMessage request);
 
     /// <summary>Returns how many UTF-16 characters it was sent.</summary>
     [OperationContract]
-    [FaultContract(typeof(RpcFault))]
+    [FaultContract(typeof(RpcFault), Action = ServiceNames.FaultAction)]
     Task<LengthReply> SendStringAsync(StringMessage request);
 }

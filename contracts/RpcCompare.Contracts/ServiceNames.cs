@@ -10,4 +10,11 @@ public static class ServiceNames
     public const string FileService = "rpccompare.v1.FileService";
     public const string CallShapeService = "rpccompare.v1.CallShapeService";
     public const string PayloadService = "rpccompare.v1.PayloadService";
+
+    /// <summary>
+    /// The SOAP action of every <see cref="RpcFault"/>. One action for all operations, so a server
+    /// sends a refusal without knowing which operation it answers; WS-Addressing bindings
+    /// (NetTcp, UDS) match a typed fault by its action.
+    /// </summary>
+    public const string FaultAction = Namespace + ":RpcFault";
 }

@@ -90,7 +90,6 @@ internal sealed class ComparisonRun
             return ([.. BindingNames.All.Where(chosen.Contains)], notMeasured);
         }
 
-        notMeasured.AddRange(BindingNames.Unavailable.Select(u => new NotMeasured(u.Key, u.Value)));
         return (factory.Bindings, notMeasured);
     }
 

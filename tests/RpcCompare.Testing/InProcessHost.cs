@@ -41,6 +41,10 @@ public sealed class InProcessHost : IAsyncDisposable
             o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
             configurePipes?.Invoke(o);
         });
+        builder.Services.AddWcfNetTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
+        builder.Services.AddWcfUdsBinding(configure: o =>
+            (o.Path, o.MaxMessageSize) = (directory.PathFor("wcf-uds"), maxMessageSize ?? o.MaxMessageSize));
+        builder.Services.AddWcfHttpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
         builder.Services.AddGrpcTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
         builder.Services.AddGrpcUdsBinding(configure: o =>
             (o.Path, o.MaxMessageSize) = (directory.PathFor("grpc.sock"), maxMessageSize ?? o.MaxMessageSize));

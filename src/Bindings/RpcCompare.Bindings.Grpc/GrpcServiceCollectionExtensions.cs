@@ -8,9 +8,9 @@ public static class GrpcServiceCollectionExtensions
 {
     /// <summary>Serves every contract registered with AddRpcService over gRPC on 127.0.0.1 (grpc-tcp).</summary>
     public static IServiceCollection AddGrpcTcpBinding(this IServiceCollection services, IConfiguration? configuration = null, Action<GrpcTcpBindingOptions>? configure = null) =>
-        services.AddKestrelBinding<GrpcTcpServer, GrpcTcpBindingOptions>(GrpcTcpBindingOptions.SectionName, configuration, configure);
+        services.AddEmbeddedBinding<GrpcTcpServer, GrpcTcpBindingOptions>(GrpcTcpBindingOptions.SectionName, configuration, configure);
 
     /// <summary>Serves every contract registered with AddRpcService over gRPC on a Unix socket (grpc-uds).</summary>
     public static IServiceCollection AddGrpcUdsBinding(this IServiceCollection services, IConfiguration? configuration = null, Action<GrpcUdsBindingOptions>? configure = null) =>
-        services.AddKestrelBinding<GrpcUdsServer, GrpcUdsBindingOptions>(GrpcUdsBindingOptions.SectionName, configuration, configure);
+        services.AddEmbeddedBinding<GrpcUdsServer, GrpcUdsBindingOptions>(GrpcUdsBindingOptions.SectionName, configuration, configure);
 }

@@ -1,9 +1,6 @@
 using System.Net;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Grpc.Server;
 
@@ -25,6 +22,5 @@ internal sealed class GrpcTcpServer : GrpcBindingServer
     protected override void ConfigureKestrel(KestrelServerOptions options) =>
         options.Listen(IPAddress.Loopback, _options.Port, Http2Only);
 
-    protected override string BoundAddress(WebApplication application) =>
-        application.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+    protected override string BoundAddress(IHost host) => ListeningUrl(host);
 }

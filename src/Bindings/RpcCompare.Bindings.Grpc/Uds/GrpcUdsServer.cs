@@ -1,5 +1,5 @@
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Grpc.Server;
 
@@ -25,5 +25,5 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
     protected override void ConfigureKestrel(KestrelServerOptions options) =>
         options.ListenUnixSocket(SocketPath, Http2Only);
 
-    protected override string BoundAddress(WebApplication application) => SocketPath;
+    protected override string BoundAddress(IHost host) => SocketPath;
 }

@@ -6,14 +6,14 @@ using RpcCompare.Bindings.Hosting;
 
 namespace Microsoft.Extensions.DependencyInjection;
 
-public static class KestrelBindingServiceCollectionExtensions
+public static class EmbeddedBindingServiceCollectionExtensions
 {
     /// <summary>
     /// Registers a binding server with its options (bound to <paramref name="sectionName"/> when a
     /// configuration is given, then <paramref name="configure"/>), started and stopped with the host.
     /// </summary>
-    public static IServiceCollection AddKestrelBinding<TServer, TOptions>(this IServiceCollection services, string sectionName, IConfiguration? configuration, Action<TOptions>? configure)
-        where TServer : KestrelBindingServer
+    public static IServiceCollection AddEmbeddedBinding<TServer, TOptions>(this IServiceCollection services, string sectionName, IConfiguration? configuration, Action<TOptions>? configure)
+        where TServer : EmbeddedBindingServer
         where TOptions : class
     {
         ArgumentNullException.ThrowIfNull(services);

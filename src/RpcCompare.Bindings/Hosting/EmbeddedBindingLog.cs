@@ -2,7 +2,7 @@ using Microsoft.Extensions.Logging;
 
 namespace RpcCompare.Bindings.Hosting;
 
-internal static partial class KestrelBindingLog
+internal static partial class EmbeddedBindingLog
 {
     // Same wording as the pipe server's line, so tools and people find every binding the same way.
     [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]

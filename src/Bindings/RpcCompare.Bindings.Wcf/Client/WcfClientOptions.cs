@@ -1,0 +1,15 @@
+namespace RpcCompare.Bindings.Wcf.Client;
+
+/// <summary>Client-side settings of the WCF bindings.</summary>
+public sealed class WcfClientOptions
+{
+    /// <summary>
+    /// Largest reply accepted, in encoded bytes (MaxReceivedMessageSize and reader quotas).
+    /// Defaults to 16 MiB, the server's default. The WCF client does not check what it sends:
+    /// a request over the server's limit is refused by the server.
+    /// </summary>
+    public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+
+    /// <summary>How long to wait for a connection (OpenTimeout). Defaults to 5 seconds.</summary>
+    public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(5);
+}

@@ -1,0 +1,93 @@
+using System.Collections.Concurrent;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+
+namespace RpcCompare.Bindings.Wcf.Client;
+
+/// <summary>
+/// The client side of a WCF binding: one ChannelFactory&lt;T&gt; per contract and address
+/// (building one is the expensive part), and per Create one channel, opened once and used for
+/// every call through the returned proxy until it is released. On NetTcp and UDS a channel is a
+/// connection, so concurrent callers that each create a proxy each get their own.
+/// </summary>
+public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
+{
+    private readonly ConcurrentDictionary<(Type Contract, string Address), ChannelFactory> _factories = new();
+
+    protected WcfClientProvider(WcfClientOptions? options)
+    {
+        Options = options ?? new WcfClientOptions();
+    }
+
+    public abstract string Name { get; }
+
+    protected WcfClientOptions Options { get; }
+
+    public bool Supports(Type contract) => WcfEndpoints.IsServiceContract(contract);
+
+    public TContract Create<TContract>(string address)
+        where TContract : class
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        var factory = (ChannelFactory<TContract>)_factories.GetOrAdd((typeof(TContract), address), key =>
+        {
+            var binding = CreateBinding();
+            binding.OpenTimeout = Options.ConnectTimeout;
+            return new ChannelFactory<TContract>(binding, new EndpointAddress(EndpointUri(key.Contract, key.Address)));
+        });
+        var channel = factory.CreateChannel();
+        try
+        {
+            // Opened here, once: a channel left to open on its first call serializes concurrent first calls.
+            ((ICommunicationObject)channel).Open();
+        }
+        catch (Exception exception) when (exception is CommunicationException or TimeoutException)
+        {
+            ((ICommunicationObject)channel).Abort();
+            throw;
+        }
+
+        return WcfClientProxy.Create(channel, Options.MaxMessageSize);
+    }
+
+    public void Dispose()
+    {
+        foreach (var factory in _factories.Values)
+        {
+            factory.Abort();
+        }
+
+        _factories.Clear();
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>The client binding, matching the server's, with <see cref="WcfClientOptions.MaxMessageSize"/> as its quotas.</summary>
+    protected abstract Binding CreateBinding();
+
+    /// <summary>The URI of <paramref name="contract"/>'s endpoint under the binding's <paramref name="address"/>.</summary>
+    protected abstract Uri EndpointUri(Type contract, string address);
+
+    /// <summary>
+    /// Sets the connection buffer of a NetTcp/UDS client binding. The WCF client sizes the socket's
+    /// SO_RCVBUF/SO_SNDBUF from it (8 KiB by default); on Linux loopback, whose segments are 64 KiB,
+    /// a receive buffer that small never opens the window by a full segment, so a reply of more than
+    /// about 1 MB crawled through zero-window probes until the 1-minute send timeout expired.
+    /// </summary>
+    protected static Binding WithConnectionBuffer(Binding binding)
+    {
+        var custom = new CustomBinding(binding);
+        custom.Elements.Find<ConnectionOrientedTransportBindingElement>().ConnectionBufferSize = ConnectionBufferSize;
+        return custom;
+    }
+
+    /// <summary>64 KiB: one loopback segment (see <see cref="WithConnectionBuffer"/>).</summary>
+    protected const int ConnectionBufferSize = 64 * 1024;
+
+    /// <summary>Raises the reader quotas a 10 MB message meets.</summary>
+    protected void RaiseQuotas(System.Xml.XmlDictionaryReaderQuotas quotas)
+    {
+        ArgumentNullException.ThrowIfNull(quotas);
+        quotas.MaxArrayLength = Options.MaxMessageSize;
+        quotas.MaxStringContentLength = Options.MaxMessageSize;
+    }
+}

@@ -1,0 +1,60 @@
+using System.Net;
+using CoreWCF;
+using CoreWCF.Configuration;
+using CoreWCF.Description;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Wcf.Server;
+
+namespace RpcCompare.Bindings.Wcf.Http;
+
+/// <summary>
+/// wcf-http: CoreWCF BasicHttpBinding on Kestrel, HTTP/1.1 on 127.0.0.1. The address is the
+/// http:// base; each contract is at base/&lt;service name&gt;, its WSDL at base/&lt;service name&gt;?wsdl.
+/// </summary>
+internal sealed class WcfHttpServer : KestrelBindingServer
+{
+    private readonly WcfHttpBindingOptions _options;
+
+    public WcfHttpServer(IServiceProvider hostServices, IOptions<WcfHttpBindingOptions> options)
+        : base(hostServices)
+    {
+        _options = options.Value;
+    }
+
+    public override string Name => BindingNames.WcfHttp;
+
+    /// <summary>The binding both sides use: text SOAP 1.1, no security, buffered, quotas from the options.</summary>
+    public static BasicHttpBinding CreateBinding(int maxMessageSize)
+    {
+        var binding = new BasicHttpBinding(CoreWCF.Channels.BasicHttpSecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
+        WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
+        return binding;
+    }
+
+    protected override void ConfigureKestrel(KestrelServerOptions options)
+    {
+        // Kestrel refuses a larger body itself (413) before CoreWCF buffers it.
+        options.Limits.MaxRequestBodySize = _options.MaxMessageSize;
+        options.Listen(IPAddress.Loopback, _options.Port, listen => listen.Protocols = HttpProtocols.Http1);
+    }
+
+    protected override void ConfigureServices(IServiceCollection services)
+    {
+        WcfServiceModel.AddServices(services, Services);
+        services.AddServiceModelMetadata();
+    }
+
+    protected override void Configure(WebApplication application)
+    {
+        application.Services.GetRequiredService<ServiceMetadataBehavior>().HttpGetEnabled = true;
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Services, CreateBinding(_options.MaxMessageSize),
+            contract => new Uri(WcfEndpoints.NameOf(contract), UriKind.Relative)));
+    }
+
+    protected override string BoundAddress(IHost host) => ListeningUrl(host);
+}

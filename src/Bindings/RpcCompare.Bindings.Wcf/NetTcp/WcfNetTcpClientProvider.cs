@@ -1,0 +1,28 @@
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Wcf.Client;
+
+namespace RpcCompare.Bindings.Wcf.NetTcp;
+
+/// <summary>wcf-nettcp clients; the address is the server's net.tcp://127.0.0.1:port base.</summary>
+public sealed class WcfNetTcpClientProvider : WcfClientProvider
+{
+    public WcfNetTcpClientProvider(WcfClientOptions? options = null)
+        : base(options)
+    {
+    }
+
+    public override string Name => BindingNames.WcfNetTcp;
+
+    protected override Binding CreateBinding()
+    {
+        var binding = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
+        RaiseQuotas(binding.ReaderQuotas);
+        return WithConnectionBuffer(binding);
+    }
+
+    protected override Uri EndpointUri(Type contract, string address) =>
+        Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme == "net.tcp"
+            ? new Uri(uri, WcfEndpoints.NameOf(contract))
+            : throw new ArgumentException($"A wcf-nettcp address is a net.tcp:// URL such as net.tcp://127.0.0.1:8808; got '{address}'.", nameof(address));
+}

@@ -1,0 +1,49 @@
+using System.Net;
+using CoreWCF;
+using CoreWCF.Configuration;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Wcf.Server;
+
+namespace RpcCompare.Bindings.Wcf.NetTcp;
+
+/// <summary>
+/// wcf-nettcp: CoreWCF's NetTcp framing on Kestrel, 127.0.0.1 only (a client dialling "localhost"
+/// would try IPv6 first). The address is the net.tcp:// base; each contract is at base/&lt;service name&gt;.
+/// </summary>
+internal sealed class WcfNetTcpServer : KestrelBindingServer
+{
+    private readonly WcfNetTcpBindingOptions _options;
+
+    public WcfNetTcpServer(IServiceProvider hostServices, IOptions<WcfNetTcpBindingOptions> options)
+        : base(hostServices)
+    {
+        _options = options.Value;
+    }
+
+    public override string Name => BindingNames.WcfNetTcp;
+
+    /// <summary>The binding both sides use: binary encoding, SecurityMode.None, quotas from the options.</summary>
+    public static NetTcpBinding CreateBinding(int maxMessageSize)
+    {
+        var binding = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
+        WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
+        return binding;
+    }
+
+    protected override void ConfigureWebHost(IWebHostBuilder webHost) => webHost.UseNetTcp(IPAddress.Loopback, _options.Port);
+
+    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Services);
+
+    // Relative endpoint addresses: CoreWCF adds the base address with the port Kestrel bound.
+    protected override void Configure(WebApplication application) =>
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Services, CreateBinding(_options.MaxMessageSize),
+            contract => new Uri(WcfEndpoints.NameOf(contract), UriKind.Relative)));
+
+    protected override string BoundAddress(IHost host) =>
+        new UriBuilder(ListeningUrl(host)) { Scheme = "net.tcp" }.Uri.GetLeftPart(UriPartial.Authority);
+}

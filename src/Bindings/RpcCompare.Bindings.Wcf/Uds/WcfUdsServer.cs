@@ -1,0 +1,73 @@
+using CoreWCF;
+using CoreWCF.Configuration;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Wcf.Server;
+
+namespace RpcCompare.Bindings.Wcf.Uds;
+
+/// <summary>
+/// wcf-uds: CoreWCF's Unix-socket transport, the named-pipe role on Linux. The address is a
+/// directory with one socket per contract: the WCF client connects to the socket its endpoint
+/// URI names (net.uds://&lt;path&gt;), so contracts cannot share one socket file.
+/// </summary>
+/// <remarks>
+/// Generic hosts, not web applications: CoreWCF.UnixDomainSocket starts its own Kestrel server
+/// from the host's Kestrel options (as CoreWCF's own tests host it). One host per contract: a
+/// CoreWCF 1.9.1 host listening on several sockets accepted connections and closed them without
+/// a reply or a log line (it registers one net.uds base address per socket), while one socket
+/// per host works.
+/// </remarks>
+internal sealed class WcfUdsServer : EmbeddedBindingServer
+{
+    private readonly WcfUdsBindingOptions _options;
+
+    public WcfUdsServer(IServiceProvider hostServices, IOptions<WcfUdsBindingOptions> options)
+        : base(hostServices)
+    {
+        _options = options.Value;
+    }
+
+    public override string Name => BindingNames.WcfUds;
+
+    private string Directory => _options.Path is { Length: > 0 } path && System.IO.Path.IsPathRooted(path)
+        ? path
+        : throw new InvalidOperationException($"The wcf-uds binding needs an absolute directory for its sockets (WcfUds:Path); got '{_options.Path}'.");
+
+    /// <summary>The binding both sides use: binary encoding, no security, quotas from the options.</summary>
+    public static UnixDomainSocketBinding CreateBinding(int maxMessageSize)
+    {
+        var binding = new UnixDomainSocketBinding(UnixDomainSocketSecurityMode.None) { MaxReceivedMessageSize = maxMessageSize };
+        WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
+        return binding;
+    }
+
+    /// <summary>net.uds:// URI of a contract's socket in <paramref name="directory"/>.</summary>
+    public static Uri EndpointUri(string directory, Type contract) =>
+        new("net.uds://" + System.IO.Path.Combine(directory, WcfEndpoints.NameOf(contract)));
+
+    protected override IReadOnlyList<IHost> Build()
+    {
+        var directory = Directory;
+        System.IO.Directory.CreateDirectory(directory);
+        return [.. Services.Select(served => BuildFor(served, directory))];
+    }
+
+    private IHost BuildFor(RpcServiceDescriptor served, string directory)
+    {
+        var endpoint = EndpointUri(directory, served.Contract);
+        var host = new HostBuilder()
+            .UseUnixDomainSocket(options => options.Listen(endpoint))
+            .ConfigureServices(services =>
+            {
+                AddHostServices(services);
+                WcfServiceModel.AddServices(services, [served]);
+            })
+            .Build();
+        host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [served], CreateBinding(_options.MaxMessageSize), _ => endpoint));
+        return host;
+    }
+
+    protected override string BoundAddress(IHost host) => Directory;
+}

@@ -1,0 +1,101 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace RpcCompare.Bindings.Hosting;
+
+/// <summary>
+/// A binding served by a host of its own (a small ASP.NET Core application, or a generic host
+/// for a framework that brings its own server), started and stopped with the RpcCompare host.
+/// </summary>
+/// <remarks>
+/// Each framework binding gets its own host rather than sharing one: its listeners, middleware
+/// and framework services then cannot interfere with another binding's (CoreWCF's Unix-socket
+/// transport, for one, starts a Kestrel server from the host's Kestrel options and collides with
+/// any other listener configured there), each binding is measured without the others' middleware
+/// in its pipeline, and a host runs any subset of bindings. The embedded hosts share the RpcCompare
+/// host's service implementations (one instance per contract, as the raw pipe binding does) and
+/// its logging.
+/// </remarks>
+public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IAsyncDisposable
+{
+    private IReadOnlyList<IHost> _hosts = [];
+
+    protected EmbeddedBindingServer(IServiceProvider hostServices)
+    {
+        HostServices = hostServices;
+    }
+
+    public abstract string Name { get; }
+
+    public string? Address { get; private set; }
+
+    /// <summary>The RpcCompare host's own services.</summary>
+    protected IServiceProvider HostServices { get; }
+
+    /// <summary>The contracts the host serves (AddRpcService), which this binding exposes.</summary>
+    protected IReadOnlyList<RpcServiceDescriptor> Services => [.. HostServices.GetServices<RpcServiceDescriptor>()];
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var hosts = Build();
+        foreach (var host in hosts)
+        {
+            await host.StartAsync(cancellationToken);
+            _hosts = [.. _hosts, host];
+        }
+
+        Address = BoundAddress(hosts[0]);
+        EmbeddedBindingLog.Listening(HostServices.GetRequiredService<ILogger<EmbeddedBindingServer>>(), Name, Address);
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        foreach (var host in _hosts)
+        {
+            await host.StopAsync(cancellationToken);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var host in Interlocked.Exchange(ref _hosts, []))
+        {
+            if (host is IAsyncDisposable asyncDisposable)
+            {
+                await asyncDisposable.DisposeAsync();
+            }
+            else
+            {
+                host.Dispose();
+            }
+        }
+
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>
+    /// Builds the binding's host (usually one; a framework that serves one listener per host gets
+    /// one per listener); their services start with <see cref="AddHostServices"/>.
+    /// </summary>
+    protected abstract IReadOnlyList<IHost> Build();
+
+    /// <summary>The address clients dial, read from the first host once it listens (a port of 0 is resolved by then).</summary>
+    protected abstract string BoundAddress(IHost host);
+
+    /// <summary>Shares the RpcCompare host's logging and service implementations with the binding's host.</summary>
+    protected void AddHostServices(IServiceCollection services)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        services.AddSingleton<IHostLifetime, EmbeddedHostLifetime>();
+        services.AddSingleton(HostServices.GetRequiredService<ILoggerFactory>());
+        foreach (var served in Services)
+        {
+            // Instances, not factories, so the binding's container never disposes what the host owns.
+            var implementation = HostServices.GetRequiredService(served.Implementation);
+            services.AddSingleton(served.Implementation, implementation);
+            services.AddSingleton(served.Contract, implementation);
+            services.AddSingleton(served);
+        }
+    }
+}
