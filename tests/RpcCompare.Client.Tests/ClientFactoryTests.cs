@@ -12,22 +12,13 @@ public sealed class ClientFactoryTests
     {
         var error = Assert.Throws<ArgumentException>(() => _factory.Create<IFileService>("carrier-pigeon", "x"));
 
-        Assert.Contains("grpc-tcp, grpc-uds, pipes, inproc", error.Message, StringComparison.Ordinal);
+        Assert.Contains("wcf-nettcp, wcf-uds, wcf-http, grpc-tcp, grpc-uds, pipes, inproc", error.Message, StringComparison.Ordinal);
     }
 
     [Theory]
-    [InlineData(BindingNames.WcfNetTcp, "CoreWCF")]
-    [InlineData(BindingNames.WcfUds, "CoreWCF")]
-    [InlineData(BindingNames.WcfHttp, "CoreWCF")]
-    public void BindingMissingFromThisBuild_IsRefusedWithTheReason(string binding, string missingPackage)
-    {
-        var error = Assert.Throws<NotSupportedException>(() => _factory.Create<IFileService>(binding, "x"));
-
-        Assert.Contains(missingPackage, error.Message, StringComparison.Ordinal);
-        Assert.Contains("docs/packages.md", error.Message, StringComparison.Ordinal);
-    }
-
-    [Theory]
+    [InlineData(BindingNames.WcfNetTcp, "127.0.0.1:8808", "net.tcp:// URL")]
+    [InlineData(BindingNames.WcfUds, "wcf-uds", "absolute path")]
+    [InlineData(BindingNames.WcfHttp, "net.tcp://127.0.0.1:1", "http:// URL")]
     [InlineData(BindingNames.GrpcTcp, "localhost:5000", "http:// URL")]
     [InlineData(BindingNames.GrpcUds, "grpc.sock", "absolute socket path")]
     public void MalformedAddress_IsRefusedWithTheExpectedForm(string binding, string address, string expected)

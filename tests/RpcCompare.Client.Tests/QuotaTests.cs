@@ -11,34 +11,64 @@ namespace RpcCompare.Client.Tests;
 /// </summary>
 public sealed class QuotaTests
 {
-    public static TheoryData<string> NetworkBindings() => [.. RpcClientFactory.CreateDefault().Bindings.Where(b => b != BindingNames.InProc)];
+    /// <summary>
+    /// The WCF framing bindings' server refusal does not reach the WCF client as such: CoreWCF sends
+    /// its MaxMessageSizeExceeded fault after reading 64 KiB, while the client is still writing, and
+    /// the client reports a generic CommunicationException ("the server did not provide a meaningful reply",
+    /// or the channel is faulted). <see cref="FramingBindings"/> pins that down.
+    /// </summary>
+    private static readonly string[] s_framing = [BindingNames.WcfNetTcp, BindingNames.WcfUds];
+
+    private static IEnumerable<string> Network => RpcClientFactory.CreateDefault().Bindings.Where(b => b != BindingNames.InProc);
+
+    public static TheoryData<string> NetworkBindings() => [.. Network];
+
+    public static TheoryData<string> BindingsThatReportTheServersRefusal() => [.. Network.Except(s_framing)];
+
+    public static TheoryData<string> FramingBindings() => [.. s_framing];
 
     [Theory]
-    [MemberData(nameof(NetworkBindings))]
-    public async Task MessageOverTheServersDefaultLimit_IsRefusedByTheServer_AndTheBindingKeepsServing(string binding)
+    [MemberData(nameof(BindingsThatReportTheServersRefusal))]
+    public async Task MessageOverTheServersLimit_IsRefusedByTheServer_AndTheBindingKeepsServing(string binding)
     {
         await using var host = await InProcessHost.StartAsync();
         var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 64 * 1024 * 1024 });
-        var payloads = factory.Create<IPayloadService>(binding, host.Binding(binding).Address!);
+        var payloads = factory.Create<IPayloadService>(binding, host.Address(binding));
 
         var error = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.SendBytesAsync(new BytesMessage { Data = new byte[20_000_000] })).Bounded();
-        var after = await payloads.SendBytesAsync(new BytesMessage { Data = new byte[10_000_000] }).Bounded();
+        var after = await SendTenMegabytesAsync(factory, binding, host);
 
         Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
         Assert.Contains("server's limit", error.Message, StringComparison.Ordinal);
-        Assert.Equal(10_000_000, after.Length);
+        Assert.Equal(10_000_000, after);
+        await RpcClientFactory.ReleaseAsync(payloads);
+    }
+
+    [Theory]
+    [MemberData(nameof(FramingBindings))]
+    public async Task WcfFraming_MessageOverTheServersLimit_FailsAsACommunicationError_AndTheBindingKeepsServing(string binding)
+    {
+        await using var host = await InProcessHost.StartAsync();
+        var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 64 * 1024 * 1024 });
+        var payloads = factory.Create<IPayloadService>(binding, host.Address(binding));
+
+        var error = await Assert.ThrowsAnyAsync<System.ServiceModel.CommunicationException>(() => payloads.SendBytesAsync(new BytesMessage { Data = new byte[20_000_000] })).Bounded();
+        var after = await SendTenMegabytesAsync(factory, binding, host);
+
+        Assert.IsNotType<System.ServiceModel.FaultException>(error, exactMatch: false);
+        Assert.Equal(10_000_000, after);
         await RpcClientFactory.ReleaseAsync(payloads);
     }
 
     [Theory]
     [MemberData(nameof(NetworkBindings))]
-    public async Task MessageOverTheClientsLimit_IsRefusedByTheClient(string binding)
+    public async Task MessageOverTheClientsLimit_IsRefusedByTheClient_AndTheProxyKeepsWorking(string binding)
     {
-        // The client's limit is below the server's, so the refusal is the client's own: before
-        // sending where the framework checks outgoing messages (pipes, gRPC), on the reply where
-        // it checks only incoming ones (WCF).
+        // The client's limit is below the server's, so a refusal can only be the client's own:
+        // before sending where the client checks outgoing sizes (pipes, gRPC, the WCF framing
+        // bindings), on the echoed reply where it checks only incoming ones (wcf-http).
         await using var host = await InProcessHost.StartAsync();
-        var payloads = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 1_000_000 }).Create<IPayloadService>(binding, host.Binding(binding).Address!);
+        var payloads = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 1_000_000 }).Create<IPayloadService>(binding, host.Address(binding));
 
         var error = await Assert.ThrowsAsync<RpcServiceException>(() => payloads.EchoBytesAsync(new BytesMessage { Data = new byte[2_000_000] })).Bounded();
         var after = await payloads.EchoBytesAsync(new BytesMessage { Data = new byte[100_000] }).Bounded();
@@ -47,5 +77,19 @@ public sealed class QuotaTests
         Assert.Contains("client's limit", error.Message, StringComparison.Ordinal);
         Assert.Equal(100_000, after.Data.Length);
         await RpcClientFactory.ReleaseAsync(payloads);
+    }
+
+    /// <summary>Another client of the same binding, after the refusal: the server still serves full-size messages.</summary>
+    private static async Task<long> SendTenMegabytesAsync(RpcClientFactory factory, string binding, InProcessHost host)
+    {
+        var other = factory.Create<IPayloadService>(binding, host.Address(binding));
+        try
+        {
+            return (await other.SendBytesAsync(new BytesMessage { Data = new byte[10_000_000] }).Bounded()).Length;
+        }
+        finally
+        {
+            await RpcClientFactory.ReleaseAsync(other);
+        }
     }
 }

@@ -35,19 +35,7 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
             binding.OpenTimeout = Options.ConnectTimeout;
             return new ChannelFactory<TContract>(binding, new EndpointAddress(EndpointUri(key.Contract, key.Address)));
         });
-        var channel = factory.CreateChannel();
-        try
-        {
-            // Opened here, once: a channel left to open on its first call serializes concurrent first calls.
-            ((ICommunicationObject)channel).Open();
-        }
-        catch (Exception exception) when (exception is CommunicationException or TimeoutException)
-        {
-            ((ICommunicationObject)channel).Abort();
-            throw;
-        }
-
-        return WcfClientProxy.Create(channel, Options.MaxMessageSize);
+        return WcfClientProxy.Create(() => OpenChannel(factory), Options.MaxMessageSize);
     }
 
     public void Dispose()
@@ -61,6 +49,22 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         GC.SuppressFinalize(this);
     }
 
+    // Opened here, once per channel: a channel left to open on its first call serializes concurrent first calls.
+    private static TContract OpenChannel<TContract>(ChannelFactory<TContract> factory)
+    {
+        var channel = factory.CreateChannel();
+        try
+        {
+            ((ICommunicationObject)channel!).Open();
+            return channel;
+        }
+        catch (Exception exception) when (exception is CommunicationException or TimeoutException)
+        {
+            ((ICommunicationObject)channel!).Abort();
+            throw;
+        }
+    }
+
     /// <summary>The client binding, matching the server's, with <see cref="WcfClientOptions.MaxMessageSize"/> as its quotas.</summary>
     protected abstract Binding CreateBinding();
 
@@ -68,19 +72,25 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
     protected abstract Uri EndpointUri(Type contract, string address);
 
     /// <summary>
-    /// Sets the connection buffer of a NetTcp/UDS client binding. The WCF client sizes the socket's
+    /// Adapts a NetTcp/UDS client binding: requests over the client's limit are refused before
+    /// sending (<see cref="SendLimitBindingElement"/>), and the connection buffer is raised. The WCF client sizes the socket's
     /// SO_RCVBUF/SO_SNDBUF from it (8 KiB by default); on Linux loopback, whose segments are 64 KiB,
     /// a receive buffer that small never opens the window by a full segment, so a reply of more than
     /// about 1 MB crawled through zero-window probes until the 1-minute send timeout expired.
     /// </summary>
-    protected static Binding WithConnectionBuffer(Binding binding)
+    protected Binding ForFramingTransport(Binding binding)
     {
         var custom = new CustomBinding(binding);
         custom.Elements.Find<ConnectionOrientedTransportBindingElement>().ConnectionBufferSize = ConnectionBufferSize;
-        return custom;
+        return SendLimitBindingElement.Apply(custom, Options.MaxMessageSize, () =>
+        {
+            var binary = new BinaryMessageEncodingBindingElement();
+            RaiseQuotas(binary.ReaderQuotas);
+            return binary;
+        });
     }
 
-    /// <summary>64 KiB: one loopback segment (see <see cref="WithConnectionBuffer"/>).</summary>
+    /// <summary>64 KiB: one loopback segment (see <see cref="ForFramingTransport"/>).</summary>
     protected const int ConnectionBufferSize = 64 * 1024;
 
     /// <summary>Raises the reader quotas a 10 MB message meets.</summary>

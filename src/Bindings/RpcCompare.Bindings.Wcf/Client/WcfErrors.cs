@@ -18,13 +18,18 @@ internal static class WcfErrors
             return new RpcServiceException(fault.Code, fault.Message);
         }
 
+        if (exception is QuotaExceededException && exception.Message.StartsWith(SendLimitBindingElement.RefusalPrefix, StringComparison.Ordinal))
+        {
+            return new RpcServiceException(RpcErrorCode.QuotaExceeded, exception.Message);
+        }
+
         var limit = clientLimit.ToString("N0", CultureInfo.InvariantCulture);
         for (var inner = exception; inner is not null; inner = inner.InnerException)
         {
             // The client's own receive quota ("... quota for incoming messages (N) has been exceeded").
             if (inner is QuotaExceededException && !inner.Message.Contains("remote", StringComparison.OrdinalIgnoreCase))
             {
-                return new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The reply exceeds the client's limit of {limit} bytes (wcf: {exception.Message})");
+                return new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The reply exceeds the client's limit of {limit} bytes (wcf: {inner.Message})");
             }
         }
 

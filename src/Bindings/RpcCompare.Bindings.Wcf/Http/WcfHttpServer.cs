@@ -38,8 +38,11 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void ConfigureKestrel(KestrelServerOptions options)
     {
-        // Kestrel refuses a larger body itself (413) before CoreWCF buffers it.
-        options.Limits.MaxRequestBodySize = _options.MaxMessageSize;
+        // No Kestrel body limit: CoreWCF enforces MaxReceivedMessageSize itself and checks the
+        // Content-Length before reading, so an over-quota request gets a 413 the WCF client reads.
+        // Kestrel's own limit would reset the connection while the client is still sending, and
+        // the client would report a broken pipe instead.
+        options.Limits.MaxRequestBodySize = null;
         options.Listen(IPAddress.Loopback, _options.Port, listen => listen.Protocols = HttpProtocols.Http1);
     }
 

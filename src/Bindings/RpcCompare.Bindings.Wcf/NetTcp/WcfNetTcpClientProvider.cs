@@ -18,7 +18,7 @@ public sealed class WcfNetTcpClientProvider : WcfClientProvider
     {
         var binding = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);
-        return WithConnectionBuffer(binding);
+        return ForFramingTransport(binding);
     }
 
     protected override Uri EndpointUri(Type contract, string address) =>

@@ -18,7 +18,7 @@ public sealed class WcfUdsClientProvider : WcfClientProvider
     {
         var binding = new UnixDomainSocketBinding(UnixDomainSocketSecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);
-        return WithConnectionBuffer(binding);
+        return ForFramingTransport(binding);
     }
 
     protected override Uri EndpointUri(Type contract, string address) =>
