@@ -34,7 +34,7 @@ internal static class HostBindings
 
         foreach (var name in names)
         {
-            BindingNames.ThrowUnlessOffered(name, s_registrations.Keys);
+            BindingNames.ThrowUnlessOffered(name, Offered);
         }
 
         return [.. names.Distinct(StringComparer.Ordinal)];

@@ -1,15 +1,17 @@
 using System.Runtime.Serialization;
+using System.ServiceModel;
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.InProc;
 using RpcCompare.Bindings.Pipes.Client;
+using RpcCompare.Testing;
 
 namespace RpcCompare.Client.Tests;
 
 /// <summary>
-/// A team's own contract is hosted with one registration line, no binding code. Of this build's
-/// bindings only inproc is generic; the raw pipe baseline is hand-written per contract by design
-/// and says so.
+/// A team's own contract is hosted with one registration line, no binding code, on every
+/// generic binding (the framework bindings and inproc); the raw pipe baseline is hand-written
+/// per contract by design and says so.
 /// </summary>
 public sealed class SecondContractTests
 {
@@ -26,6 +28,21 @@ public sealed class SecondContractTests
 
         Assert.Equal("Hello, Ada", reply.Message);
         Assert.Equal(new RpcServiceDescriptor(typeof(IGreeter), typeof(Greeter)), Assert.Single(services.GetServices<RpcServiceDescriptor>()));
+    }
+
+    public static TheoryData<string> FrameworkBindings() => [.. BindingNames.All.Except([BindingNames.Pipes, BindingNames.InProc])];
+
+    [Theory]
+    [MemberData(nameof(FrameworkBindings))]
+    public async Task AddRpcService_ServesTheContractOnEveryFrameworkBinding(string binding)
+    {
+        await using var host = await InProcessHost.StartAsync(configureServices: services => services.AddRpcService<IGreeter, Greeter>());
+        var greeter = RpcClientFactory.CreateDefault().Create<IGreeter>(binding, host.Address(binding));
+
+        var reply = await greeter.GreetAsync(new GreetRequest { Name = "Ada" }).Bounded();
+
+        Assert.Equal("Hello, Ada", reply.Message);
+        await RpcClientFactory.ReleaseAsync(greeter);
     }
 
     [Fact]
@@ -46,8 +63,10 @@ public sealed class SecondContractTests
         Assert.Contains("cannot carry IGreeter", error.Message, StringComparison.Ordinal);
     }
 
+    [ServiceContract(Name = "rpccompare.tests.Greeter", Namespace = "urn:rpccompare:tests")]
     public interface IGreeter
     {
+        [OperationContract]
         Task<GreetReply> GreetAsync(GreetRequest request);
     }
 

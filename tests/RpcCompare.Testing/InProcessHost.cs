@@ -29,12 +29,14 @@ public sealed class InProcessHost : IAsyncDisposable
     /// <summary>Starts every binding of this build, each on a free port or a socket in a temporary directory.</summary>
     /// <param name="configurePipes">Settings of the pipes binding, after the defaults.</param>
     /// <param name="maxMessageSize">The limit every binding enforces; by default each binding's own default (16 MiB).</param>
-    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null)
+    /// <param name="configureServices">More registrations, such as another contract (AddRpcService).</param>
+    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null)
     {
         var directory = new TemporaryDirectory();
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"));
+        configureServices?.Invoke(builder.Services);
         builder.Services.AddPipesBinding(configure: o =>
         {
             o.Path = Path.Combine(directory.FullPath, "pipes.sock");
