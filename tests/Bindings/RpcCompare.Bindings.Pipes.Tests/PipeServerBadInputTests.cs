@@ -1,3 +1,4 @@
+using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
@@ -21,10 +22,12 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
 
     public async Task DisposeAsync() => await _host.DisposeAsync();
 
+    private SteadyClient StartSteadyClient() => SteadyClient.Start(() => new PipesClientProvider().Create<ICallShapeService>(_host.PipePath));
+
     [Fact]
     public async Task UnknownOperationCode_GetsInvalidArgument_AndConnectionStaysUsable()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
 
         await raw.SendAsync(RawPipeConnection.Frame(3, 0x7F, [1, 2, 3]));
@@ -40,7 +43,7 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     [Fact]
     public async Task MalformedBody_GetsInvalidArgument_AndConnectionStaysUsable()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
 
         // ReadDirectory whose path claims 1,000 bytes in a 6-byte body.
@@ -56,7 +59,7 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     [Fact]
     public async Task LengthPrefixOf2GB_GetsQuotaExceeded_AndConnectionIsClosed()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
 
         await raw.SendAsync(RawPipeConnection.Frame(int.MaxValue, (byte)OperationCode.EchoBytes, [0, 0, 0, 0]));
@@ -100,7 +103,7 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     [Fact]
     public async Task TruncatedFrameThenDisconnect_ServerKeepsServingOthers()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         await using (var raw = await RawPipeConnection.ConnectAsync(_host.PipePath))
         {
             // Promises 1,000 bytes, sends 10, hangs up.
@@ -116,7 +119,7 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     [Fact]
     public async Task DisconnectInsideHeader_ServerKeepsServingOthers()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         await using (var raw = await RawPipeConnection.ConnectAsync(_host.PipePath))
         {
             await raw.SendAsync([0x05, 0x00]);
@@ -131,7 +134,7 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     [Fact]
     public async Task StalledFrame_IsDroppedAfterTheFrameTimeout_AndOthersAreServed()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
 
         // Promises 1,000 bytes, sends 10, then says nothing more while keeping the connection open.
@@ -144,7 +147,7 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
     [Fact]
     public async Task Garbage_ServerAnswersOrClosesAndKeepsServingOthers()
     {
-        var steady = SteadyClient.Start(_host.PipePath);
+        var steady = StartSteadyClient();
         var garbage = new byte[16 * 1024];
         new Random(1234).NextBytes(garbage);
         await using (var raw = await RawPipeConnection.ConnectAsync(_host.PipePath))

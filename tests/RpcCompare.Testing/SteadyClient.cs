@@ -1,24 +1,24 @@
-using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Contracts;
 
-namespace RpcCompare.Bindings.Pipes.Tests;
+namespace RpcCompare.Testing;
 
 /// <summary>
 /// A well-behaved client calling in a bounded loop while a test abuses the server, proving the
 /// server keeps serving others. Stops 5 calls after it is asked to, or after 100,000 calls.
 /// </summary>
-internal sealed class SteadyClient
+public sealed class SteadyClient
 {
     private const int MaxCalls = 100_000;
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<(int Succeeded, Exception? Failure)> _loop;
 
-    private SteadyClient(string path)
+    private SteadyClient(Func<ICallShapeService> connect)
     {
-        _loop = Task.Run(() => LoopAsync(path));
+        _loop = Task.Run(() => LoopAsync(connect));
     }
 
-    public static SteadyClient Start(string path) => new(path);
+    /// <summary>Starts calling over a client from <paramref name="connect"/>, disposed at the end if it is disposable.</summary>
+    public static SteadyClient Start(Func<ICallShapeService> connect) => new(connect);
 
     /// <summary>Stops the loop (after 5 more calls) and returns how many calls succeeded; throws the first failure.</summary>
     public async Task<int> StopAsync()
@@ -34,9 +34,9 @@ internal sealed class SteadyClient
         return succeeded;
     }
 
-    private async Task<(int, Exception?)> LoopAsync(string path)
+    private async Task<(int, Exception?)> LoopAsync(Func<ICallShapeService> connect)
     {
-        var client = new PipesClientProvider().Create<ICallShapeService>(path);
+        var client = connect();
         var succeeded = 0;
         try
         {
@@ -51,7 +51,11 @@ internal sealed class SteadyClient
                 }
 
                 var reply = await client.IncrementAsync(new IntMessage { Value = succeeded }).WaitAsync(TimeSpan.FromSeconds(10));
-                Assert.Equal(succeeded + 1, reply.Value);
+                if (reply.Value != succeeded + 1)
+                {
+                    throw new InvalidOperationException($"Increment({succeeded}) returned {reply.Value}.");
+                }
+
                 succeeded++;
             }
 
@@ -63,7 +67,10 @@ internal sealed class SteadyClient
         }
         finally
         {
-            await ((IAsyncDisposable)client).DisposeAsync();
+            if (client is IAsyncDisposable disposable)
+            {
+                await disposable.DisposeAsync();
+            }
         }
     }
 }

@@ -1,0 +1,42 @@
+using System.Xml.Linq;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Wcf.Tests;
+
+/// <summary>wcf-http publishes a WSDL per contract at &lt;address&gt;/&lt;service name&gt;?wsdl, describing every operation.</summary>
+public sealed class WsdlTests : IAsyncLifetime
+{
+    private static readonly XNamespace s_wsdl = "http://schemas.xmlsoap.org/wsdl/";
+    private InProcessHost _host = null!;
+
+    public async Task InitializeAsync() => _host = await InProcessHost.StartAsync();
+
+    public async Task DisposeAsync() => await _host.DisposeAsync();
+
+    public static TheoryData<Type> Contracts() => [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService)];
+
+    [Theory]
+    [MemberData(nameof(Contracts))]
+    public async Task Wsdl_DescribesEveryOperationOfTheContract(Type contract)
+    {
+        using var http = new HttpClient();
+        var url = $"{_host.Address(BindingNames.WcfHttp)}/{WcfEndpoints.NameOf(contract)}?wsdl";
+
+        var document = XDocument.Parse(await http.GetStringAsync(url).Bounded());
+
+        // The operations may live in an imported WSDL (?wsdl=wsdl0) when the service and contract namespaces differ.
+        var operations = new HashSet<string>(Operations(document));
+        foreach (var import in document.Descendants(s_wsdl + "import").Select(i => (string?)i.Attribute("location")).OfType<string>())
+        {
+            operations.UnionWith(Operations(XDocument.Parse(await http.GetStringAsync(import).Bounded())));
+        }
+
+        var expected = contract.GetMethods().Select(m => m.Name[..^"Async".Length]).Order(StringComparer.Ordinal);
+        Assert.Equal(expected, operations.Order(StringComparer.Ordinal));
+        Assert.Contains(document.Descendants(s_wsdl + "service"), s => s.ToString().Contains(url.Split('?')[0], StringComparison.Ordinal));
+    }
+
+    private static IEnumerable<string> Operations(XDocument document) =>
+        document.Descendants(s_wsdl + "portType").Elements(s_wsdl + "operation").Select(o => (string)o.Attribute("name")!);
+}
