@@ -2,6 +2,7 @@ using System.Reflection;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using ProtoBuf.Grpc.Configuration;
 using ProtoBuf.Grpc.Server;
 using RpcCompare.Bindings.Hosting;
@@ -40,13 +41,18 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
         });
         services.AddCodeFirstGrpcReflection();
         services.AddGrpcHealthChecks(options =>
-        {
-            // No health checks are registered, so every mapped service reports SERVING while the host runs.
-            foreach (var name in ServiceNames)
             {
-                options.Services.Map(name, static _ => true);
-            }
-        });
+                // Checked on each request: cached results are published only after the health
+                // publisher's first delay, and until then every service reads UNKNOWN.
+                options.UseHealthChecksCache = false;
+                foreach (var name in ServiceNames)
+                {
+                    options.Services.Map(name, static _ => true);
+                }
+            })
+            // A service with no check reads UNKNOWN; this one answers for every mapped service: it
+            // runs inside the binding's server, so an answer means the binding is up.
+            .AddCheck("binding", static () => HealthCheckResult.Healthy("The binding's server is answering."));
     }
 
     protected override void Configure(WebApplication application)
