@@ -46,7 +46,7 @@ internal sealed class ComparisonRun
                 .ToList();
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
-            var cells = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
+            var (cells, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
 
             var report = new Report(
                 Report.SchemaName,
@@ -57,7 +57,8 @@ internal sealed class ComparisonRun
                 [.. targets.Concat(extraPingPongTargets).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
                 ReportBuilder.Measurements(cells.Cells, cells.Native),
                 ReportBuilder.BreakEven(cells.Cells),
-                notMeasured);
+                notMeasured,
+                refused);
             ConsoleReporter.Write(_console, report);
             var directory = WriteReports(report, started);
             _console.MarkupLineInterpolated($"Reports written to [bold]{directory}[/] (report.md, report.json, report.html)");
@@ -168,13 +169,14 @@ internal sealed class ComparisonRun
         return [new BindingTarget(BindingConfigurations.PipesInlineLabel, BindingNames.Pipes, host.Endpoints[BindingNames.Pipes], BindingConfigurations.PipesInline)];
     }
 
-    private async Task<(List<CellResult> Cells, Dictionary<int, Spread> Native)> MeasureAsync(TrialRunner runner, List<Workload> workloads, NativeFloor? native, CancellationToken cancellationToken)
+    private async Task<((List<CellResult> Cells, Dictionary<int, Spread> Native) Measured, List<RefusedCell> Refused)> MeasureAsync(TrialRunner runner, List<Workload> workloads, NativeFloor? native, CancellationToken cancellationToken)
     {
         var settings = runner.Settings;
         var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * settings.TrialDuration.TotalSeconds;
         var nativeSizes = native is { IsAvailable: true } ? PingPongSuite.Sizes : [];
         var planned = (workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * settings.TrialDuration.TotalSeconds);
         var cells = new List<CellResult>();
+        var refused = new List<RefusedCell>();
         var floor = new Dictionary<int, Spread>();
         var progress = new RunProgress(_console, planned);
         await progress.RunAsync(async report =>
@@ -184,9 +186,21 @@ internal sealed class ComparisonRun
                 cancellationToken.ThrowIfCancellationRequested();
                 var workload = workloads[i];
                 var label = $"[{i + 1}/{workloads.Count}] {workload.Suite} · {workload.Operation}{(workload.Size is { } size ? $" {size}" : "")} · {workload.Target.Label}";
-                var result = await runner.MeasureAsync(workload, trial => report(
-                    $"{label} · {(trial == 0 ? "warm-up" : $"trial {trial}/{settings.Trials}")}",
-                    trial == 0 ? 0 : trial == 1 ? settings.WarmUp.TotalSeconds : settings.TrialDuration.TotalSeconds));
+                CellResult result;
+                try
+                {
+                    result = await runner.MeasureAsync(workload, trial => report(
+                        $"{label} · {(trial == 0 ? "warm-up" : $"trial {trial}/{settings.Trials}")}",
+                        trial == 0 ? 0 : trial == 1 ? settings.WarmUp.TotalSeconds : settings.TrialDuration.TotalSeconds));
+                }
+                catch (CellRefusedException exception)
+                {
+                    refused.Add(new RefusedCell(workload.Suite, workload.Operation, workload.Target.Label, workload.Size, exception.Message));
+                    report(null, cellSeconds);
+                    progress.Completed($"{label}: refused: {exception.Message}");
+                    continue;
+                }
+
                 report(null, settings.TrialDuration.TotalSeconds);
                 progress.Completed($"{label}: {result.CallsPerSecond.Median:#,0} calls/s");
                 cells.Add(result);
@@ -200,7 +214,7 @@ internal sealed class ComparisonRun
                 progress.Completed($"pingpong · echo {size} · {ReportBuilder.NativeLabel}: {floor[size].Median:#,0} round trips/s");
             }
         });
-        return (cells, floor);
+        return ((cells, floor), refused);
     }
 
     private string WriteReports(Report report, DateTimeOffset started)

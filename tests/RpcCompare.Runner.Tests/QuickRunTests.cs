@@ -1,4 +1,5 @@
 using System.Text.Json;
+using RpcCompare.Runner.Reporting;
 using RpcCompare.Testing;
 using Spectre.Console;
 
@@ -10,8 +11,8 @@ namespace RpcCompare.Runner.Tests;
 /// </summary>
 public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
 {
-    private static readonly string[] s_bindings = ["pipes", "inproc"];
-    private static readonly string[] s_unavailable = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds"];
+    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "pipes", "inproc"];
+    private static readonly string[] s_frameworks = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds"];
     private readonly QuickRun _run;
 
     public QuickRunTests(QuickRun run)
@@ -73,9 +74,15 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         foreach (var binding in s_bindings)
         {
-            var record = _run.Measurements.SingleOrDefault(m =>
-                m.GetProperty("suite").GetString() == suite && m.GetProperty("operation").GetString() == operation &&
-                m.GetProperty("binding").GetString() == binding && Size(m) == size);
+            var record = _run.Measurements.SingleOrDefault(m => Is(m, suite, operation, binding, size));
+            if (MayBeRefused(suite, operation, size, binding) && _run.Refused.SingleOrDefault(r => Is(r, suite, operation, binding, size)) is { ValueKind: JsonValueKind.Object } refused)
+            {
+                // 2.5 million records encode to far more than the 16 MiB limit on a framework: an explicit refusal is the finding.
+                Assert.Contains("limit", refused.GetProperty("reason").GetString(), StringComparison.Ordinal);
+                Assert.Equal(JsonValueKind.Undefined, record.ValueKind);
+                continue;
+            }
+
             Assert.True(record.ValueKind == JsonValueKind.Object, $"{suite}/{operation}/{size} over {binding} is missing");
 
             var rate = record.GetProperty("callsPerSecond");
@@ -106,6 +113,15 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     }
 
     [Fact]
+    public void ReportJson_RefusesOnlyTheRecordsThatOutgrowTheLimitOnceEncoded()
+    {
+        Assert.All(_run.Refused, r => Assert.True(
+            MayBeRefused(r.GetProperty("suite").GetString()!, r.GetProperty("operation").GetString()!, Size(r), r.GetProperty("binding").GetString()!),
+            r.ToString()));
+        Assert.All(_run.Refused, r => Assert.Contains(ReportTables.RefusedCellText, File.ReadAllText(Path.Combine(_run.Directory, "report.md")), StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void ReportJson_HasTheNativeFloorAtEveryPingPongSize()
     {
         var native = _run.Measurements.Where(m => m.GetProperty("binding").GetString() == "native-uds").Select(Size).ToList();
@@ -115,14 +131,16 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     }
 
     [Fact]
-    public void ReportJson_HasBreakEvenCurvesForPipes_WithBothThresholds()
+    public void ReportJson_HasBreakEvenCurvesForEveryNetworkBinding_WithBothThresholds()
     {
         var curves = _run.Root.GetProperty("breakEven").EnumerateArray().ToList();
 
-        Assert.Equal(["ReadDirectory, entries n", "WriteAt, writes per call k"], curves.Select(c => c.GetProperty("sweep").GetString()).Order());
+        var expected = from sweep in new[] { "ReadDirectory, entries n", "WriteAt, writes per call k" }
+                       from binding in s_bindings.Except(["inproc"])
+                       select $"{sweep} / {binding}";
+        Assert.Equal(expected.Order(), curves.Select(c => $"{c.GetProperty("sweep").GetString()} / {c.GetProperty("binding").GetString()}").Order());
         Assert.All(curves, c =>
         {
-            Assert.Equal("pipes", c.GetProperty("binding").GetString());
             Assert.True(c.GetProperty("points").GetArrayLength() >= 4);
             Assert.Equal([0.1, 0.01], c.GetProperty("thresholds").EnumerateArray().Select(t => t.GetProperty("share").GetDouble()));
         });
@@ -141,7 +159,9 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.False(environment.GetProperty("pinned").GetBoolean());
         Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
         Assert.True(settings.GetProperty("quick").GetBoolean());
-        Assert.Equal(s_unavailable, _run.Root.GetProperty("notMeasured").EnumerateArray().Select(n => n.GetProperty("binding").GetString()));
+        Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());
+        Assert.Equal(s_bindings.Append("pipes/inline-io"), _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
+        Assert.All(_run.Root.GetProperty("bindings").EnumerateArray(), b => Assert.False(string.IsNullOrWhiteSpace(b.GetProperty("configuration").GetString())));
     }
 
     [Fact]
@@ -173,6 +193,13 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         }
     }
 
+    private static bool MayBeRefused(string suite, string operation, long? size, string binding) =>
+        suite == "payload" && operation == "records" && size == 10_000_000 && s_frameworks.Contains(binding);
+
+    private static bool Is(JsonElement record, string suite, string operation, string binding, long? size) =>
+        record.GetProperty("suite").GetString() == suite && record.GetProperty("operation").GetString() == operation &&
+        record.GetProperty("binding").GetString() == binding && Size(record) == size;
+
     private static long? Size(JsonElement record) =>
         record.GetProperty("size").ValueKind == JsonValueKind.Null ? null : record.GetProperty("size").GetInt64();
 
@@ -190,6 +217,8 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         public JsonElement Root => _document!.RootElement;
 
         public IReadOnlyList<JsonElement> Measurements => [.. Root.GetProperty("measurements").EnumerateArray()];
+
+        public IReadOnlyList<JsonElement> Refused => [.. Root.GetProperty("refused").EnumerateArray()];
 
         public async Task InitializeAsync()
         {

@@ -6,7 +6,6 @@ public sealed class RunnerCommandTests
 {
     [Theory]
     [InlineData("--suite", "nope", "Unknown suite 'nope'")]
-    [InlineData("--bindings", "grpc-tcp", "docs/packages.md")]
     [InlineData("--bindings", "pigeon", "Unknown binding 'pigeon'")]
     public async Task BadSelection_FailsWithAClearError(string option, string value, string expected)
     {

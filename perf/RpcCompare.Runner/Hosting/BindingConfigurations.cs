@@ -8,8 +8,28 @@ internal static class BindingConfigurations
     public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
     public const string PipesInlineLabel = "pipes/inline-io";
 
+    private const string CoreWcfService =
+        "CoreWCF 1.9.1 service: InstanceContextMode.Single + ConcurrencyMode.Multiple (the host's instance from DI), typed FaultException<RpcFault> for refusals; " +
+        "WCF client System.ServiceModel 10.0.0, ChannelFactory<T> per contract and address, one channel (connection) per client opened once; " +
+        "max message 16 MiB both sides (MaxReceivedMessageSize, MaxBufferSize, reader quotas)";
+
+    private const string GrpcService =
+        "gRPC for .NET 2.80.0 + protobuf-net.Grpc 1.3.14 code-first (protobuf-net 3.2.56 serialization), Kestrel on HTTP/2 only (h2c), no response compression, " +
+        "max message 16 MiB both sides; client GrpcChannel per address shared by all its proxies, SocketsHttpHandler with EnableMultipleHttp2Connections";
+
     public static string Describe(string binding) => binding switch
     {
+        BindingNames.WcfNetTcp =>
+            "CoreWCF NetTcpBinding on Kestrel, 127.0.0.1; binary message encoding, SecurityMode.None, buffered; client ConnectionBufferSize 64 KiB " +
+            "(8 KiB default stalls replies over ~1 MB on Linux loopback). " + CoreWcfService,
+        BindingNames.WcfUds =>
+            "CoreWCF UnixDomainSocketBinding (its own Kestrel, one socket per contract); binary message encoding, UnixDomainSocketSecurityMode.None, buffered; " +
+            "client ConnectionBufferSize 64 KiB. " + CoreWcfService,
+        BindingNames.WcfHttp =>
+            "CoreWCF BasicHttpBinding on Kestrel HTTP/1.1, 127.0.0.1; text SOAP 1.1 (UTF-8), BasicHttpSecurityMode.None, buffered, WSDL at ?wsdl; " +
+            "client HttpClient keep-alive. " + CoreWcfService,
+        BindingNames.GrpcTcp => "gRPC over TCP, 127.0.0.1. " + GrpcService,
+        BindingNames.GrpcUds => "gRPC over a Unix domain socket (Kestrel ListenUnixSocket; client SocketsHttpHandler ConnectCallback). " + GrpcService,
         BindingNames.Pipes =>
             "NamedPipeServerStream/NamedPipeClientStream (a Unix domain socket on Linux), PipeOptions.Asynchronous; hand-written " +
             "length-prefixed framing; no security; max message 16 MiB (default); one connection per client, calls answered in order; " +

@@ -1,12 +1,14 @@
 using System.Diagnostics;
 using RpcCompare.Client;
+using RpcCompare.Contracts;
 
 namespace RpcCompare.Runner.Measurement;
 
 /// <summary>
 /// Measures one cell: one untimed call per client (connects, and fails fast with the cell's own
 /// error), a warm-up, then timed trials of closed-loop calls. A failed call fails the run: a
-/// figure is only reported when every call in it succeeded.
+/// figure is only reported when every call in it succeeded. A first call refused as over the
+/// binding's message limit marks the cell refused instead (<see cref="CellRefusedException"/>).
 /// </summary>
 internal sealed class TrialRunner
 {
@@ -36,7 +38,14 @@ internal sealed class TrialRunner
             var calls = sessions.Select(workload.CreateCall).ToArray();
             foreach (var call in calls)
             {
-                await call();
+                try
+                {
+                    await call();
+                }
+                catch (RpcServiceException exception) when (exception.Code == RpcErrorCode.QuotaExceeded)
+                {
+                    throw new CellRefusedException(exception.Message, exception);
+                }
             }
 
             onTrial(0);
@@ -53,7 +62,7 @@ internal sealed class TrialRunner
 
             return new CellResult(workload, _settings.Clients, trials);
         }
-        catch (Exception exception) when (exception is not MeasurementException)
+        catch (Exception exception) when (exception is not (MeasurementException or CellRefusedException))
         {
             throw new MeasurementException($"{workload.Suite}/{workload.Operation} over {workload.Target.Label} failed: {exception.Message}", exception);
         }

@@ -29,6 +29,11 @@ internal static class ConsoleReporter
             console.Write(grid);
         }
 
+        foreach (var refused in ReportTables.RefusedList(report))
+        {
+            console.MarkupLineInterpolated($"[yellow]refused[/] {refused}");
+        }
+
         foreach (var missing in report.NotMeasured)
         {
             console.MarkupLineInterpolated($"[yellow]not measured[/] {missing.Binding}: {missing.Reason}");

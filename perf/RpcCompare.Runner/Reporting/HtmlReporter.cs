@@ -72,6 +72,17 @@ internal static class HtmlReporter
             html.Append("</section>");
         }
 
+        if (ReportTables.RefusedList(report) is { Count: > 0 } refused)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<section id=\"refused\"><h2>Refused cells</h2><p class=\"note\">Cells marked \"{Encode(ReportTables.RefusedCellText)}\": the binding refused the request explicitly (QuotaExceeded), so there is no figure.</p><ul>");
+            foreach (var line in refused)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<li>{Encode(line)}</li>");
+            }
+
+            html.Append("</ul></section>");
+        }
+
         return html.ToString();
     }
 

@@ -43,6 +43,19 @@ internal static class MarkdownReporter
             }
         }
 
+        if (ReportTables.RefusedList(report) is { Count: > 0 } refused)
+        {
+            text.AppendLine();
+            text.AppendLine("## Refused cells");
+            text.AppendLine();
+            text.AppendLine(CultureInfo.InvariantCulture, $"Cells marked \"{ReportTables.RefusedCellText}\": the binding refused the request explicitly (QuotaExceeded), so there is no figure.");
+            text.AppendLine();
+            foreach (var line in refused)
+            {
+                text.AppendLine(CultureInfo.InvariantCulture, $"- {line}");
+            }
+        }
+
         return text.ToString();
     }
 

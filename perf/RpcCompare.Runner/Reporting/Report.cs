@@ -13,7 +13,8 @@ internal sealed record Report(
     IReadOnlyList<BindingInfo> Bindings,
     IReadOnlyList<MeasurementRecord> Measurements,
     IReadOnlyList<BreakEvenCurve> BreakEven,
-    IReadOnlyList<NotMeasured> NotMeasured)
+    IReadOnlyList<NotMeasured> NotMeasured,
+    IReadOnlyList<RefusedCell> Refused)
 {
     public const string SchemaName = "rpccompare-report/1";
 }
@@ -56,3 +57,6 @@ internal sealed record BreakEvenThreshold(double Share, double? WorkMicroseconds
 internal sealed record BreakEvenCurve(string Sweep, string Binding, IReadOnlyList<BreakEvenPoint> Points, IReadOnlyList<BreakEvenThreshold> Thresholds);
 
 internal sealed record NotMeasured(string Binding, string Reason);
+
+/// <summary>A cell whose request the binding refused as over its message limit: no figure, the refusal instead.</summary>
+internal sealed record RefusedCell(string Suite, string Operation, string Binding, long? Size, string Reason);

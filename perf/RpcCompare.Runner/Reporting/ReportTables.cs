@@ -21,6 +21,10 @@ internal static class ReportTables
                 continue;
             }
 
+            var refused = report.Refused.Where(r => r.Suite == suite).ToList();
+            ReportTable Matrix(string suite, string title, IReadOnlyList<MeasurementRecord> records, Func<MeasurementRecord, string?> format, string? note = null) =>
+                ReportTables.Matrix(suite, title, records, refused, format, note);
+
             switch (suite)
             {
                 case "payload":
@@ -53,14 +57,26 @@ internal static class ReportTables
         return tables;
     }
 
-    private static ReportTable Matrix(string suite, string title, IReadOnlyList<MeasurementRecord> records, Func<MeasurementRecord, string?> format, string? note = null)
+    /// <summary>The text of a cell whose request the binding refused as over its message limit (see the refused list).</summary>
+    public const string RefusedCellText = "refused: over limit";
+
+    private static ReportTable Matrix(string suite, string title, IReadOnlyList<MeasurementRecord> records, IReadOnlyList<RefusedCell> refused, Func<MeasurementRecord, string?> format, string? note)
     {
-        var columns = records.Select(r => r.Binding).Distinct().ToList();
-        var rows = records.Select(RowName).Distinct().ToList();
-        var cells = records.ToDictionary(r => (RowName(r), r.Binding), format);
+        var columns = records.Select(r => r.Binding).Concat(refused.Select(r => r.Binding)).Distinct().ToList();
+        var rows = records.Select(r => RowName(r.Suite, r.Operation, r.Size)).Concat(refused.Select(r => RowName(r.Suite, r.Operation, r.Size))).Distinct().ToList();
+        var cells = records.ToDictionary(r => (RowName(r.Suite, r.Operation, r.Size), r.Binding), format);
+        foreach (var cell in refused)
+        {
+            cells[(RowName(cell.Suite, cell.Operation, cell.Size), cell.Binding)] = RefusedCellText;
+        }
+
         var body = rows.Select(row => (IReadOnlyList<string>)[row, .. columns.Select(c => cells.GetValueOrDefault((row, c)) ?? "–")]).ToList();
         return new ReportTable(suite, title, ["", .. columns], body, note);
     }
+
+    /// <summary>Every refused cell in words, for the list under the tables.</summary>
+    public static IReadOnlyList<string> RefusedList(Report report) =>
+        [.. report.Refused.Select(r => $"{r.Suite} · {RowName(r.Suite, r.Operation, r.Size)} · {r.Binding}: {r.Reason}")];
 
     private static ReportTable BreakEvenTable(Report report)
     {
@@ -71,11 +87,11 @@ internal static class ReportTables
             ["sweep", "binding", "< 10%", "< 1%"], rows, "Interpolated on a log scale between the two measured points around each threshold.");
     }
 
-    private static string RowName(MeasurementRecord record) => record.Size switch
+    private static string RowName(string suite, string operation, long? size) => size switch
     {
-        null => record.Operation,
-        { } size when record.Suite is "payload" or "pingpong" => $"{record.Operation} {Bytes(size)}",
-        { } size => $"{record.Operation} = {size.ToString("#,0", s_culture)}",
+        null => operation,
+        { } bytes when suite is "payload" or "pingpong" => $"{operation} {Bytes(bytes)}",
+        { } count => $"{operation} = {count.ToString("#,0", s_culture)}",
     };
 
     private static string Bytes(long size) => size switch
