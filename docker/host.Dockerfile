@@ -1,14 +1,21 @@
-# The RpcCompare host: every binding of this build in one container.
+# The RpcCompare host: every binding in one container.
 #
 # Base images are the standard .NET ones by default. Where no registry is reachable,
 # docker/offline.sh builds equivalent local images and passes them in through these arguments.
 ARG SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0
 ARG RUNTIME_IMAGE=mcr.microsoft.com/dotnet/aspnet:10.0
 
+# NuGet packages to restore from besides the package source: empty unless the build is given a
+# "nuget" build context (docker/offline.sh and compose pass ../shared/nuget when it exists, for
+# package sources that lack CoreWCF, gRPC for .NET or protobuf-net.Grpc). Never in the repository.
+FROM scratch AS nuget
+
 FROM ${SDK_IMAGE} AS build
 # Marks the build stage, whose image is left behind unnamed, so scripts can prune exactly these.
 LABEL rpccompare.stage=build
 WORKDIR /src
+COPY --from=nuget / /nuget/
+ENV RPCCOMPARE_EXTRA_NUGET_SOURCE=/nuget
 COPY . .
 RUN dotnet publish hosts/RpcCompare.Host -c Release -o /out/host \
  && dotnet publish clients/RpcCompare.Cli -c Release -o /out/rpcc
@@ -21,12 +28,18 @@ COPY --from=build /out/rpcc ./rpcc/
 # to the app user, whom the host runs as.
 RUN mkdir -p /run/rpccompare && chown "$APP_UID" /run/rpccompare
 VOLUME /run/rpccompare
+# TCP bindings listen on every address of the container's own network namespace, on fixed ports
+# that compose publishes on the host's loopback only.
 ENV RpcCompare__SocketDirectory=/run/rpccompare \
     RpcCompare__EndpointsFile=/run/rpccompare/endpoints.json \
+    RpcCompare__ListenAddress=0.0.0.0 \
+    WcfNetTcp__Port=8808 \
+    WcfHttp__Port=8080 \
+    GrpcTcp__Port=50051 \
     DOTNET_GCDynamicAdaptationMode=0
+EXPOSE 8808 8080 50051
 USER $APP_UID
-# No TCP binding is in this build (docs/packages.md), so no port is exposed. The health check
-# calls the empty operation over the pipes binding with rpcc, as a client would.
+# The health check calls the empty operation over the pipes binding with rpcc, as a client would.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \
   CMD ["dotnet", "/app/rpcc/rpcc.dll", "call", "--binding", "pipes", "--endpoints", "/run/rpccompare/endpoints.json", "Ping"]
 # SIGTERM (docker stop) stops the host cleanly: listeners close, socket files are removed.

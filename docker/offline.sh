@@ -74,8 +74,13 @@ case "${1:-}" in
     [[ "$target" == host || "$target" == runner ]] || { echo "offline: build host or build runner" >&2; exit 2; }
     tag=$IMAGE
     [[ "$target" == runner ]] && tag=$RUNNER_IMAGE
+    # Packages the registry lacks come from ../shared/nuget (or RPCCOMPARE_NUGET) as the "nuget"
+    # build context; without one the Dockerfile's empty default stage is used.
+    nuget=${RPCCOMPARE_NUGET:-../shared/nuget}
+    contexts=()
+    [[ -d "$nuget" ]] && contexts=(--build-context "nuget=$(cd "$nuget" && pwd)")
     # --network host: the build stage restores from the package registries this machine reaches.
-    "${PODMAN[@]}" build --format docker --network host \
+    "${PODMAN[@]}" build --format docker --network host "${contexts[@]}" \
       --build-arg SDK_IMAGE="$SDK" --build-arg RUNTIME_IMAGE="$RUNTIME" \
       -t "$tag" -f "docker/$target.Dockerfile" .
     # The build stage (an SDK image with the sources, ~1 GB) is left unnamed: drop it, and only it.

@@ -10,11 +10,14 @@ internal static class HostBindings
 {
     private static readonly Dictionary<string, Action<IServiceCollection, HostBindingContext>> s_registrations = new(StringComparer.Ordinal)
     {
-        [BindingNames.WcfNetTcp] = static (services, host) => services.AddWcfNetTcpBinding(host.Configuration, o => o.MaxMessageSize = host.MaxMessageSize),
+        [BindingNames.WcfNetTcp] = static (services, host) => services.AddWcfNetTcpBinding(host.Configuration, o =>
+            (o.ListenAddress, o.MaxMessageSize) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize)),
         [BindingNames.WcfUds] = static (services, host) => services.AddWcfUdsBinding(host.Configuration, o =>
             (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "wcf-uds"), host.MaxMessageSize)),
-        [BindingNames.WcfHttp] = static (services, host) => services.AddWcfHttpBinding(host.Configuration, o => o.MaxMessageSize = host.MaxMessageSize),
-        [BindingNames.GrpcTcp] = static (services, host) => services.AddGrpcTcpBinding(host.Configuration, o => o.MaxMessageSize = host.MaxMessageSize),
+        [BindingNames.WcfHttp] = static (services, host) => services.AddWcfHttpBinding(host.Configuration, o =>
+            (o.ListenAddress, o.MaxMessageSize) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize)),
+        [BindingNames.GrpcTcp] = static (services, host) => services.AddGrpcTcpBinding(host.Configuration, o =>
+            (o.ListenAddress, o.MaxMessageSize) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize)),
         [BindingNames.GrpcUds] = static (services, host) => services.AddGrpcUdsBinding(host.Configuration, o =>
             (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "grpc.sock"), host.MaxMessageSize)),
         [BindingNames.Pipes] = static (services, host) => services.AddPipesBinding(host.Configuration, o =>

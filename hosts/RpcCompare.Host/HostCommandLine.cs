@@ -11,6 +11,7 @@ internal static class HostCommandLine
         ["--data-root"] = "DataRoot:Path",
         ["--pipe-path"] = "Pipes:Path",
         ["--max-message-size"] = "RpcCompare:MaxMessageSize",
+        ["--listen-address"] = "RpcCompare:ListenAddress",
     };
 
     public static string Usage => $$"""
@@ -30,6 +31,9 @@ internal static class HostCommandLine
                                    removed on shutdown).
           --pipe-path PATH         Socket path of the pipes binding (default: SOCKET-DIR/pipes.sock).
           --max-message-size N     Largest message in bytes on every binding (default 16777216).
+          --listen-address IP      Address the TCP bindings listen on (default 127.0.0.1).
+                                   Ports: --WcfNetTcp:Port, --WcfHttp:Port, --GrpcTcp:Port
+                                   (default 0: a free port, written to the endpoints file).
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 

@@ -33,7 +33,7 @@ catch (Exception exception) when (exception is ArgumentException or NotSupported
 using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
 builder.Services.Configure<RpcCompareHostOptions>(hostSection);
 builder.Services.AddRpcCompareServices(builder.Configuration);
-HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize), bindings);
+HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize, hostOptions.ListenAddress), bindings);
 builder.Services.AddHostedService<EndpointsPublisher>();
 
 try

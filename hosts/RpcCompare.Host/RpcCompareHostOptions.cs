@@ -23,4 +23,10 @@ internal sealed class RpcCompareHostOptions
     /// fails with QuotaExceeded.
     /// </summary>
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+
+    /// <summary>
+    /// IP address every TCP binding listens on, unless its own section says otherwise. Defaults to
+    /// null: each binding's default, 127.0.0.1. The container image sets 0.0.0.0.
+    /// </summary>
+    public string? ListenAddress { get; set; }
 }

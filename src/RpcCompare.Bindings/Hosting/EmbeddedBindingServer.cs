@@ -55,6 +55,13 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
         {
             await host.StopAsync(cancellationToken);
         }
+
+        OnStopped();
+    }
+
+    /// <summary>Removes what the binding created beside its listeners, once they have stopped.</summary>
+    protected virtual void OnStopped()
+    {
     }
 
     public async ValueTask DisposeAsync()

@@ -1,3 +1,4 @@
+using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -50,10 +51,22 @@ public abstract class KestrelBindingServer : EmbeddedBindingServer
     /// <summary>Maps the framework's endpoints or middleware.</summary>
     protected abstract void Configure(WebApplication application);
 
-    /// <summary>The one address Kestrel bound (a port of 0 resolved), as Kestrel prints it: http://127.0.0.1:port.</summary>
+    /// <summary>
+    /// The one address Kestrel bound (a port of 0 resolved), as a client dials it: http://127.0.0.1:port.
+    /// A listener on every address (0.0.0.0, in a container) is published as 127.0.0.1, which
+    /// reaches it from inside and, through a published port, from the container's host.
+    /// </summary>
     protected static string ListeningUrl(IHost host)
     {
         ArgumentNullException.ThrowIfNull(host);
-        return host.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+        var bound = new Uri(host.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single());
+        var dialled = bound.Host is "0.0.0.0" or "[::]" ? new UriBuilder(bound) { Host = "127.0.0.1" }.Uri : bound;
+        return dialled.GetLeftPart(UriPartial.Authority);
     }
+
+    /// <summary>Parses a listen address option, naming the option when it is not an IP address.</summary>
+    protected static IPAddress ParseListenAddress(string value, string option) =>
+        IPAddress.TryParse(value, out var address)
+            ? address
+            : throw new InvalidOperationException($"{option} must be an IP address such as 127.0.0.1 or 0.0.0.0; got '{value}'.");
 }

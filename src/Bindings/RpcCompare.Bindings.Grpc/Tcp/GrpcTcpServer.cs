@@ -1,4 +1,3 @@
-using System.Net;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
@@ -6,7 +5,7 @@ using RpcCompare.Bindings.Grpc.Server;
 
 namespace RpcCompare.Bindings.Grpc.Tcp;
 
-/// <summary>grpc-tcp: h2c on 127.0.0.1. The address is the http:// URL a GrpcChannel dials.</summary>
+/// <summary>grpc-tcp: h2c on 127.0.0.1 (or the configured address). The address is the http:// URL a GrpcChannel dials.</summary>
 internal sealed class GrpcTcpServer : GrpcBindingServer
 {
     private readonly GrpcTcpBindingOptions _options;
@@ -20,7 +19,7 @@ internal sealed class GrpcTcpServer : GrpcBindingServer
     public override string Name => BindingNames.GrpcTcp;
 
     protected override void ConfigureKestrel(KestrelServerOptions options) =>
-        options.Listen(IPAddress.Loopback, _options.Port, Http2Only);
+        options.Listen(ParseListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, Http2Only);
 
     protected override string BoundAddress(IHost host) => ListeningUrl(host);
 }

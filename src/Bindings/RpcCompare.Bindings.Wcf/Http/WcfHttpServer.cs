@@ -1,4 +1,3 @@
-using System.Net;
 using CoreWCF;
 using CoreWCF.Configuration;
 using CoreWCF.Description;
@@ -43,7 +42,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
         // Kestrel's own limit would reset the connection while the client is still sending, and
         // the client would report a broken pipe instead.
         options.Limits.MaxRequestBodySize = null;
-        options.Listen(IPAddress.Loopback, _options.Port, listen => listen.Protocols = HttpProtocols.Http1);
+        options.Listen(ParseListenAddress(_options.ListenAddress, "WcfHttp:ListenAddress"), _options.Port, listen => listen.Protocols = HttpProtocols.Http1);
     }
 
     protected override void ConfigureServices(IServiceCollection services)

@@ -1,4 +1,3 @@
-using System.Net;
 using CoreWCF;
 using CoreWCF.Configuration;
 using Microsoft.AspNetCore.Builder;
@@ -35,7 +34,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
         return binding;
     }
 
-    protected override void ConfigureWebHost(IWebHostBuilder webHost) => webHost.UseNetTcp(IPAddress.Loopback, _options.Port);
+    protected override void ConfigureWebHost(IWebHostBuilder webHost) => webHost.UseNetTcp(ParseListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress"), _options.Port);
 
     protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Services);
 

@@ -22,6 +22,7 @@ namespace RpcCompare.Bindings.Wcf.Uds;
 internal sealed class WcfUdsServer : EmbeddedBindingServer
 {
     private readonly WcfUdsBindingOptions _options;
+    private bool _createdDirectory;
 
     public WcfUdsServer(IServiceProvider hostServices, IOptions<WcfUdsBindingOptions> options)
         : base(hostServices)
@@ -50,6 +51,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
     protected override IReadOnlyList<IHost> Build()
     {
         var directory = Directory;
+        _createdDirectory = !System.IO.Directory.Exists(directory);
         System.IO.Directory.CreateDirectory(directory);
         return [.. Services.Select(served => BuildFor(served, directory))];
     }
@@ -70,4 +72,13 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
     }
 
     protected override string BoundAddress(IHost host) => Directory;
+
+    // Kestrel removes the socket files; the directory that held them goes too, if this binding made it.
+    protected override void OnStopped()
+    {
+        if (_createdDirectory && System.IO.Directory.Exists(Directory) && !System.IO.Directory.EnumerateFileSystemEntries(Directory).Any())
+        {
+            System.IO.Directory.Delete(Directory);
+        }
+    }
 }
