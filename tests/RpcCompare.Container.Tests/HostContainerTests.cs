@@ -27,15 +27,19 @@ public sealed class HostContainerTests : IClassFixture<HostContainerTests.HostIm
         var name = "rpccompare-test-" + Guid.NewGuid().ToString("N")[..12];
         // The image's fixed TCP ports, published on free ports of this machine's loopback (as compose does on fixed ones).
         var published = new Dictionary<int, int> { [8808] = FreePort(), [8080] = FreePort(), [50051] = FreePort() };
+        // The volume is also mounted at its own path, where the sockets are made: the WCF Unix-socket
+        // transport dispatches on the socket's full path, so its clients must see the same path as
+        // the server. Other clients would reach the sockets at any path.
         var started = await Podman.RunAsync(["run", "-d", "--name", name, "--label", "rpccompare-test=1",
-            "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096", "-v", $"{volume.FullPath}:/run/rpccompare:U",
+            "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096",
+            "-v", $"{volume.FullPath}:/run/rpccompare:U", "-v", $"{volume.FullPath}:{volume.FullPath}", "-e", $"RpcCompare__SocketDirectory={volume.FullPath}",
             .. published.SelectMany(p => new[] { "-p", $"127.0.0.1:{p.Value}:{p.Key}" }), Image]);
         try
         {
             Assert.True(started.ExitCode == 0, started.Output);
             var endpoints = await EndpointsFile.WaitAsync(volume.PathFor("endpoints.json"), TimeSpan.FromSeconds(60));
             Assert.Equal(BindingNames.All, endpoints.Keys);
-            Assert.Equal("/run/rpccompare/pipes.sock", endpoints[BindingNames.Pipes]);
+            Assert.Equal(volume.PathFor("pipes.sock"), endpoints[BindingNames.Pipes]);
             Assert.Equal("net.tcp://127.0.0.1:8808", endpoints[BindingNames.WcfNetTcp]);
 
             // Each binding's address seen from this side: socket paths through the volume, ports as published.

@@ -18,10 +18,13 @@ internal static class WcfServiceModel
             // documentation recommends for throughput. The defaults, PerSession and
             // ConcurrencyMode.Single, would serialize the calls of each NetTcp/UDS session.
             // Keyed by service type: CoreWCF stores the singleton on this attribute, so it must not be shared.
+            // AddressFilterMode.Any: a client that reaches the service through a published container
+            // port or a proxy addresses it (the To header) by a port the service does not listen on.
             services.AddKeyedSingleton<IServiceBehavior>(implementation, new ServiceBehaviorAttribute
             {
                 InstanceContextMode = InstanceContextMode.Single,
                 ConcurrencyMode = ConcurrencyMode.Multiple,
+                AddressFilterMode = AddressFilterMode.Any,
             });
         }
 
