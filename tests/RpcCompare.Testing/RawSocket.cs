@@ -38,6 +38,14 @@ public sealed class RawSocket : IAsyncDisposable
         return bytes;
     }
 
+    /// <summary>Connects, sends 4 KiB of garbage and reports whether the server closed the connection within 10 seconds.</summary>
+    public static async Task<bool> GarbageIsRejectedAsync(string address)
+    {
+        await using var raw = await ConnectAsync(address);
+        await raw.SendAsync(Garbage(4096));
+        return (await raw.ReadUntilClosedAsync(TimeSpan.FromSeconds(10))).Closed;
+    }
+
     public async Task SendAsync(byte[] bytes)
     {
         try
