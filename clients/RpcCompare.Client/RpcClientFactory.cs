@@ -15,7 +15,7 @@ namespace RpcCompare.Client;
 /// Returns a proxy for a contract over the named binding. Every binding's client side plugs in
 /// as an <see cref="IBindingClientProvider"/>; callers never see which framework is underneath.
 /// </summary>
-public sealed class RpcClientFactory
+public sealed class RpcClientFactory : IDisposable
 {
     private readonly Dictionary<string, IBindingClientProvider> _providers;
 
@@ -63,6 +63,15 @@ public sealed class RpcClientFactory
         }
 
         return provider.Create<TContract>(address);
+    }
+
+    /// <summary>Closes what the providers keep open for reuse (WCF channel factories, gRPC channels).</summary>
+    public void Dispose()
+    {
+        foreach (var provider in _providers.Values.OfType<IDisposable>())
+        {
+            provider.Dispose();
+        }
     }
 
     /// <summary>Closes a proxy's connection, if it holds one.</summary>

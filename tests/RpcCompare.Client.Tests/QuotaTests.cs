@@ -79,6 +79,51 @@ public sealed class QuotaTests
         await RpcClientFactory.ReleaseAsync(payloads);
     }
 
+    [Theory]
+    [MemberData(nameof(BindingsThatReportTheServersRefusal))]
+    public async Task ReplyOverTheClientsLimit_IsRefusedByTheClient_AndTheProxyKeepsWorking(string binding)
+    {
+        // A small request whose reply, a listing of 20,000 entries, is over the client's limit.
+        await using var host = await InProcessHost.StartAsync();
+        using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 500_000 });
+        var files = factory.Create<IFileService>(binding, host.Address(binding));
+        CreateLargeDirectory(host);
+
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => files.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "large" })).Bounded();
+        var after = await files.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "files" }).Bounded();
+
+        Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
+        Assert.Contains("client's limit", error.Message, StringComparison.Ordinal);
+        Assert.Equal(100, after.Entries.Length);
+        await RpcClientFactory.ReleaseAsync(files);
+    }
+
+    [Theory]
+    [MemberData(nameof(FramingBindings))]
+    public async Task WcfFraming_ReplyOverTheClientsLimit_FailsAsACommunicationError_AndTheProxyKeepsWorking(string binding)
+    {
+        await using var host = await InProcessHost.StartAsync();
+        using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { MaxMessageSize = 500_000 });
+        var files = factory.Create<IFileService>(binding, host.Address(binding));
+        CreateLargeDirectory(host);
+
+        var error = await Assert.ThrowsAnyAsync<System.ServiceModel.CommunicationException>(() => files.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "large" })).Bounded();
+        var after = await files.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "files" }).Bounded();
+
+        Assert.IsNotType<System.ServiceModel.FaultException>(error, exactMatch: false);
+        Assert.Equal(100, after.Entries.Length);
+        await RpcClientFactory.ReleaseAsync(files);
+    }
+
+    private static void CreateLargeDirectory(InProcessHost host)
+    {
+        var directory = Directory.CreateDirectory(Path.Combine(host.DataRoot, "large"));
+        for (var i = 0; i < 20_000; i++)
+        {
+            File.WriteAllBytes(Path.Combine(directory.FullName, $"an-entry-with-a-fairly-long-name-{i:D6}"), []);
+        }
+    }
+
     /// <summary>Another client of the same binding, after the refusal: the server still serves full-size messages.</summary>
     private static async Task<long> SendTenMegabytesAsync(RpcClientFactory factory, string binding, InProcessHost host)
     {

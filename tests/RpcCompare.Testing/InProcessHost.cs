@@ -35,6 +35,8 @@ public sealed class InProcessHost : IAsyncDisposable
         var directory = new TemporaryDirectory();
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        // A client that stopped reading a reply holds Kestrel's graceful drain: give up well within the test's bound.
+        builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(5));
         builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"));
         configureServices?.Invoke(builder.Services);
         builder.Services.AddPipesBinding(configure: o =>

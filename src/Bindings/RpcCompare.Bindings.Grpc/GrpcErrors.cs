@@ -45,7 +45,8 @@ internal static class GrpcErrors
             // grpc-dotnet's wording: "Sending message exceeds the maximum configured message size."
             // is raised by this client before anything is sent; "Received message exceeds ..." comes
             // either from the server (it refused the request) or from this client (the reply was too
-            // big). The server's refusal arrives with the server's trailers-only status.
+            // big). Only the server's refusal arrives as a response, with its headers as trailers
+            // (trailers-only); the client's own has none.
             var detail = exception.Status.Detail;
             var limit = clientLimit.ToString("N0", CultureInfo.InvariantCulture);
             if (detail.StartsWith("Sending message exceeds", StringComparison.Ordinal))
@@ -55,7 +56,7 @@ internal static class GrpcErrors
 
             if (detail.StartsWith("Received message exceeds", StringComparison.Ordinal))
             {
-                return exception.Status.DebugException is null
+                return exception.Trailers.Count > 0
                     ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The request exceeds the server's limit (grpc: {detail}).")
                     : new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The reply exceeds the client's limit of {limit} bytes (grpc: {detail}).");
             }
