@@ -29,7 +29,7 @@ internal sealed class ComparisonRun
         try
         {
             var suites = SuiteCatalog.Select(_options.Suites);
-            var factory = RpcClientFactory.CreateDefault();
+            using var factory = RpcClientFactory.CreateDefault();
             var (requested, notMeasured) = ChooseBindings(factory);
             if (_options.Pin)
             {

@@ -87,6 +87,7 @@ public sealed class BindingParityTests : IClassFixture<BindingParityTests.HostFi
 
         public async Task DisposeAsync()
         {
+            Factory.Dispose();
             await Host.DisposeAsync();
             _outside.Dispose();
         }
