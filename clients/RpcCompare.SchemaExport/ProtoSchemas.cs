@@ -16,7 +16,7 @@ public static class ProtoSchemas
     /// <summary>File name (relative to clients/proto) to content.</summary>
     public static IReadOnlyDictionary<string, string> Generate()
     {
-        var generator = new SchemaGenerator { ProtoSyntax = ProtoSyntax.Proto3 };
+        var generator = new SchemaGenerator { ProtoSyntax = ProtoSyntax.Proto2 };
         var schema = generator.GetSchema([.. Services]);
         // One line ending everywhere, so the staleness test does not depend on the platform.
         return new Dictionary<string, string>(StringComparer.Ordinal)

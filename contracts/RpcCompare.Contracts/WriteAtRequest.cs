@@ -27,4 +27,9 @@ public sealed class WriteAtRequest
     /// <summary>How many times to write in this one call ("write to a file twice" is 2). Defaults (0) to 1.</summary>
     [DataMember(Order = 4)]
     public int Repeat { get; set; }
+
+    // DataContractSerializer does not run constructors or initializers: a SOAP request that leaves
+    // Offset out must still mean "the middle", as it does on every other binding.
+    [OnDeserializing]
+    private void SetDefaults(StreamingContext context) => Offset = -1;
 }

@@ -4,7 +4,7 @@ using System.ServiceModel;
 namespace RpcCompare.Bindings.Wcf;
 
 /// <summary>Where each contract lives under a binding's address: one endpoint per contract, named by its dotted service name.</summary>
-internal static class WcfEndpoints
+public static class WcfEndpoints
 {
     /// <summary>True for interfaces carrying System.ServiceModel's [ServiceContract].</summary>
     public static bool IsServiceContract(Type contract) =>

@@ -3,6 +3,7 @@ using CoreWCF.Channels;
 using CoreWCF.Configuration;
 using CoreWCF.Description;
 using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Wcf.Server;
 
@@ -25,6 +26,8 @@ internal static class WcfServiceModel
                 InstanceContextMode = InstanceContextMode.Single,
                 ConcurrencyMode = ConcurrencyMode.Multiple,
                 AddressFilterMode = AddressFilterMode.Any,
+                // The WSDL's binding and service sections live in the contracts' namespace rather than tempuri.org.
+                Namespace = ServiceNames.Namespace,
             });
         }
 

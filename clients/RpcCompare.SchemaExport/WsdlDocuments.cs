@@ -1,0 +1,72 @@
+using System.Xml.Linq;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.Wcf;
+
+namespace RpcCompare.SchemaExport;
+
+/// <summary>
+/// The WSDL of every RpcCompare contract as the wcf-http binding serves it: one self-contained
+/// document per service (CoreWCF's ?singleWsdl), so a client generator needs no further downloads.
+/// </summary>
+public static class WsdlDocuments
+{
+    /// <summary>
+    /// The address written into every checked-in document: wcf-http as docker/compose.yaml publishes
+    /// it. The live address has a random port, which would make every export differ.
+    /// </summary>
+    public const string PublishedAddress = "http://localhost:8080";
+
+    /// <summary>Starts wcf-http on a free loopback port, fetches every document and stops it again.</summary>
+    public static async Task<IReadOnlyDictionary<string, string>> GenerateAsync(CancellationToken cancellationToken = default)
+    {
+        var dataRoot = Directory.CreateTempSubdirectory("rpccompare-wsdl-");
+        try
+        {
+            var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+            builder.Logging.SetMinimumLevel(LogLevel.Warning);
+            builder.Services.AddRpcCompareServices(configure: o => o.Path = dataRoot.FullName);
+            builder.Services.AddWcfHttpBinding();
+            using var host = builder.Build();
+            await host.StartAsync(cancellationToken);
+            try
+            {
+                var address = host.Services.GetServices<IBindingServer>().Single(s => s.Name == BindingNames.WcfHttp).Address!;
+                return await FetchAsync(new Uri(address), cancellationToken);
+            }
+            finally
+            {
+                await host.StopAsync(CancellationToken.None);
+            }
+        }
+        finally
+        {
+            dataRoot.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>File name (relative to clients/wsdl) to content, fetched from a running wcf-http binding.</summary>
+    public static async Task<IReadOnlyDictionary<string, string>> FetchAsync(Uri baseAddress, CancellationToken cancellationToken = default)
+    {
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
+        var live = baseAddress.GetLeftPart(UriPartial.Authority);
+        var documents = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var contract in ProtoSchemas.Services)
+        {
+            var service = WcfEndpoints.NameOf(contract);
+            var wsdl = await http.GetStringAsync(new Uri($"{live}/{service}?singleWsdl"), cancellationToken);
+            documents[$"{service}.wsdl"] = Normalize(wsdl.Replace(live, PublishedAddress, StringComparison.Ordinal));
+        }
+
+        return documents;
+    }
+
+    // Indented with one line ending, so a change to a contract reads as a small diff.
+    private static string Normalize(string wsdl)
+    {
+        var document = XDocument.Parse(wsdl);
+        return $"{document.Declaration}\n{document}\n".ReplaceLineEndings("\n");
+    }
+}

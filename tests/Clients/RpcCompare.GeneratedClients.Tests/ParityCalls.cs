@@ -1,0 +1,75 @@
+using System.Security.Cryptography;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.Json.Serialization;
+
+namespace RpcCompare.GeneratedClients.Tests;
+
+/// <summary>
+/// A call every generated client makes. The list is also handed to the Node.js tests as JSON
+/// (with the outcome rpcc's client got), so both languages run the same cases.
+/// </summary>
+public sealed record ParityCall(string Name, string Operation, string? Path = null, long? Offset = null, int Repeat = 0, int Size = 0);
+
+public static class ParityCalls
+{
+    public static JsonSerializerOptions Json { get; } = new(JsonSerializerDefaults.Web) { DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull };
+
+    /// <summary>Ping, ReadDirectory, WriteAt once and twice (and at an explicit 0), a 100 kB echo, and refused paths.</summary>
+    public static IReadOnlyList<ParityCall> All { get; } =
+    [
+        new("Ping", "Ping"),
+        new("ReadDirectory files", "ReadDirectory", Path: "files"),
+        new("ReadDirectory refused escape", "ReadDirectory", Path: "../outside"),
+        new("ReadDirectory missing", "ReadDirectory", Path: "no-such-directory"),
+        new("WriteAt k=1", "WriteAt", Repeat: 1),
+        new("WriteAt k=2", "WriteAt", Repeat: 2),
+        // Offset 0 equals protobuf's implicit default, but not the contract's (-1, the middle):
+        // a generated client must still put it on the wire.
+        new("WriteAt at offset 0", "WriteAt", Offset: 0, Repeat: 1),
+        new("WriteAt refused escape", "WriteAt", Path: "../victim", Repeat: 1),
+        new("EchoBytes 100 kB", "EchoBytes", Size: 100_000),
+    ];
+
+    /// <summary>The payload of a size; the Node tests build the same bytes (clients/node/test/parity.mjs).</summary>
+    public static byte[] Payload(int size)
+    {
+        var data = new byte[size];
+        for (var i = 0; i < size; i++)
+        {
+            data[i] = (byte)((i * 31 + 7) % 251);
+        }
+
+        return data;
+    }
+
+    /// <summary>Makes the call and describes its outcome as JSON: the result, or the refusal's error code.</summary>
+    public static async Task<JsonNode> RunAsync(IParityClient client, ParityCall call)
+    {
+        try
+        {
+            object outcome = call.Operation switch
+            {
+                "Ping" => await Ping(client),
+                "ReadDirectory" => new { entries = await client.ReadDirectoryAsync(call.Path!) },
+                "WriteAt" => await client.WriteAtAsync(call.Path, call.Offset, call.Repeat),
+                "EchoBytes" => Echo(Payload(call.Size), await client.EchoBytesAsync(Payload(call.Size))),
+                _ => throw new ArgumentException($"Unknown operation {call.Operation}.", nameof(call)),
+            };
+            return JsonSerializer.SerializeToNode(outcome, Json)!;
+        }
+        catch (Exception exception) when (client.ErrorCodeOf(exception) is { } code)
+        {
+            return new JsonObject { ["error"] = code };
+        }
+    }
+
+    private static async Task<object> Ping(IParityClient client)
+    {
+        await client.PingAsync();
+        return new { ok = true };
+    }
+
+    private static object Echo(byte[] sent, byte[] received) =>
+        new { length = received.Length, sha256 = Convert.ToHexString(SHA256.HashData(received)), sameAsSent = received.AsSpan().SequenceEqual(sent) };
+}
