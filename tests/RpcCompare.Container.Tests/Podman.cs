@@ -7,7 +7,7 @@ internal static class Podman
 {
     private static readonly string[] s_global = ["--runtime", "/usr/sbin/runc", "--cgroup-manager=cgroupfs"];
 
-    public static string RepositoryRoot { get; } = FindRepositoryRoot();
+    public static string RepositoryRoot => RepositoryPaths.Root;
 
     public static Task<(int ExitCode, string Output)> RunAsync(params string[] arguments) =>
         TestProcess.RunAsync("podman", [.. s_global, .. arguments], TimeSpan.FromMinutes(2), RepositoryRoot);
@@ -15,17 +15,4 @@ internal static class Podman
     /// <summary>docker/offline.sh: installs podman if needed, builds the local base images and the host image.</summary>
     public static Task<(int ExitCode, string Output)> BuildHostImageAsync() =>
         TestProcess.RunAsync("bash", [Path.Combine(RepositoryRoot, "docker", "offline.sh"), "build"], TimeSpan.FromMinutes(20), RepositoryRoot);
-
-    private static string FindRepositoryRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "RpcCompare.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException("RpcCompare.sln not found above the test's folder.");
-    }
 }
