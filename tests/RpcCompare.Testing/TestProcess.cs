@@ -6,9 +6,14 @@ namespace RpcCompare.Testing;
 /// <summary>Runs a program to its end for a test, bounded in time; a hang kills it and fails the test.</summary>
 public static class TestProcess
 {
-    public static async Task<(int ExitCode, string Output)> RunAsync(string program, IEnumerable<string> arguments, TimeSpan timeout, string? workingDirectory = null)
+    public static async Task<(int ExitCode, string Output)> RunAsync(string program, IEnumerable<string> arguments, TimeSpan timeout, string? workingDirectory = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         var start = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
         if (workingDirectory is not null)
         {
             start.WorkingDirectory = workingDirectory;

@@ -1,0 +1,58 @@
+// RpcCompare over gRPC from Node.js: @grpc/grpc-js with the service definitions that
+// @grpc/proto-loader builds at run time from clients/proto (no generated code to keep in sync).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const protoDirectory = path.resolve(here, '../../proto');
+export const protoFile = path.join(protoDirectory, 'rpccompare.v1.proto');
+
+// keepCase: the .proto's field names are the contracts' PascalCase names. longs as String: int64
+// values such as LastWriteTimeUtcTicks (~6.4e17) exceed 2^53, which a JS number cannot hold
+// exactly; convert the small ones (sizes, offsets) with Number(). defaults fills the proto2 defaults into replies only (the server
+// leaves default values off the wire); a request field the caller leaves out stays off the wire,
+// and the server applies the .proto's default (WriteAt's Offset = -1: the middle of the file).
+export const loaderOptions = { keepCase: true, longs: String, enums: String, bytes: Buffer, defaults: true, oneofs: true };
+
+/** Where grpc-js connects: "host:port" for grpc-tcp (an http:// base is accepted), "unix:/path" for grpc-uds. */
+export function grpcTarget(address) {
+  if (address.startsWith('unix:')) return address;
+  if (address.startsWith('/')) return `unix:${address}`;
+  return address.replace(/^https?:\/\//, '').replace(/\/$/, '');
+}
+
+export function loadPackage(file = protoFile) {
+  const definition = protoLoader.loadSync(file, { ...loaderOptions, includeDirs: [protoDirectory] });
+  return grpc.loadPackageDefinition(definition).rpccompare.v1;
+}
+
+/** One client per service over one channel, with promise-returning methods (ping(), readDirectory(), ...). */
+export function connect(address, { maxMessageSize = 16 * 1024 * 1024 } = {}) {
+  const pkg = loadPackage();
+  const target = grpcTarget(address);
+  const options = { 'grpc.max_receive_message_length': maxMessageSize, 'grpc.max_send_message_length': maxMessageSize };
+  const files = new pkg.FileService(target, grpc.credentials.createInsecure(), options);
+  // Further clients share the first one's channel.
+  const shared = { ...options, channelOverride: files.getChannel() };
+  const payloads = new pkg.PayloadService(target, grpc.credentials.createInsecure(), shared);
+  const shapes = new pkg.CallShapeService(target, grpc.credentials.createInsecure(), shared);
+  const call = (client, method) => promisify(client[method]).bind(client);
+  return {
+    ping: () => call(files, 'Ping')({}),
+    readDirectory: (request) => call(files, 'ReadDirectory')(request),
+    writeAt: (request) => call(files, 'WriteAt')(request),
+    echoBytes: (request) => call(payloads, 'EchoBytes')(request),
+    increment: (request) => call(shapes, 'Increment')(request),
+    close: () => files.close(),
+  };
+}
+
+/** The RpcErrorCode name a refusal carries in its trailers, or undefined for any other error. */
+export function errorCodeOf(error) {
+  return error?.metadata?.get?.('rpccompare-error-code')?.[0]?.toString();
+}
+
+export { grpc };

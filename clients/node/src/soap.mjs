@@ -1,0 +1,26 @@
+// RpcCompare over SOAP (the wcf-http binding) from Node.js: the `soap` package builds the client
+// from the WSDL the service serves (CoreWCF's ?singleWsdl, one self-contained document).
+import soap from 'soap';
+
+/** A client for one service, e.g. connect('http://127.0.0.1:8080', 'rpccompare.v1.FileService'). */
+export async function connect(baseAddress, service) {
+  const base = baseAddress.replace(/\/$/, '');
+  return soap.createClientAsync(`${base}/${service}?singleWsdl`);
+}
+
+/** Calls an operation and returns its result element (e.g. PingResult); the request goes in the `request` part. */
+export async function invoke(client, operation, request = {}) {
+  const [result] = await client[`${operation}Async`]({ request });
+  return result?.[`${operation}Result`] ?? {};
+}
+
+/** The RpcErrorCode name of a typed RpcFault, or undefined for any other error. */
+export function errorCodeOf(error) {
+  return error?.root?.Envelope?.Body?.Fault?.detail?.RpcFault?.Code;
+}
+
+/** soap gives a repeated element as an array, a single one as an object and none as undefined. */
+export function many(value) {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,97 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
+using RpcCompare.Bindings;
+using RpcCompare.Testing;
+
+namespace RpcCompare.GeneratedClients.Tests.Node;
+
+/// <summary>
+/// Runs the Node.js clients' own tests (clients/node/test, node's built-in test runner) against
+/// this collection's host. They get the host's addresses, the parity calls and what rpcc's client
+/// got for each through a JSON file, and must pass every one of their tests.
+/// </summary>
+[Collection(SharedHost.Name)]
+public sealed partial class NodeClientTests(HostFixture fixture)
+{
+    private static readonly string NodeDirectory = RepositoryPaths.Combine("clients", "node");
+    private static readonly SemaphoreSlim InstallOnce = new(1, 1);
+    private static bool s_installed;
+
+    [Fact]
+    public Task GrpcJsClient_MatchesRpccOverTcpAndUds_AndSeesReflectionAndHealth() =>
+        // Two parity suites plus the reflection and health checks.
+        RunNodeTestsAsync("test/grpc.test.mjs", expectedTests: (2 * ParityCalls.All.Count) + 2);
+
+    [Fact]
+    public Task SoapClient_MatchesRpccOverWcfHttp() =>
+        RunNodeTestsAsync("test/soap.test.mjs", expectedTests: ParityCalls.All.Count);
+
+    private async Task RunNodeTestsAsync(string testFile, int expectedTests)
+    {
+        await EnsureInstalledAsync();
+        using var directory = new TemporaryDirectory();
+        var parityFile = directory.PathFor("parity.json");
+        await File.WriteAllTextAsync(parityFile, (await ParityFileAsync()).ToJsonString());
+
+        var (exitCode, output) = await TestProcess.RunAsync(
+            "node", ["--test", "--test-reporter=tap", testFile], TimeSpan.FromMinutes(3), NodeDirectory,
+            new Dictionary<string, string> { ["RPCCOMPARE_PARITY_FILE"] = parityFile });
+
+        Assert.True(exitCode == 0, $"node --test {testFile} failed ({exitCode}):\n{output}");
+        // Counting the passes catches a suite that silently registered no test.
+        Assert.Equal((expectedTests, 0), (Count(output, "pass"), Count(output, "fail")));
+    }
+
+    /// <summary>Addresses, calls and rpcc's outcome of each call on every binding the Node clients use.</summary>
+    private async Task<JsonObject> ParityFileAsync()
+    {
+        var bindings = new JsonObject();
+        foreach (var binding in new[] { BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.WcfHttp })
+        {
+            var address = fixture.Host.Address(binding);
+            await using var rpcc = new RpccClient(binding, address);
+            var expected = new JsonObject();
+            foreach (var call in ParityCalls.All)
+            {
+                expected[call.Name] = await ParityCalls.RunAsync(rpcc, call).Bounded();
+            }
+
+            bindings[binding] = new JsonObject { ["address"] = address, ["expected"] = expected };
+        }
+
+        return new JsonObject
+        {
+            ["calls"] = JsonSerializer.SerializeToNode(ParityCalls.All, ParityCalls.Json),
+            ["bindings"] = bindings,
+        };
+    }
+
+    /// <summary>`npm ci` once per test run when node_modules is missing or older than package-lock.json.</summary>
+    private static async Task EnsureInstalledAsync()
+    {
+        await InstallOnce.WaitAsync();
+        try
+        {
+            var installed = Path.Combine(NodeDirectory, "node_modules", ".package-lock.json");
+            if (s_installed || (File.Exists(installed) && File.GetLastWriteTimeUtc(installed) >= File.GetLastWriteTimeUtc(Path.Combine(NodeDirectory, "package-lock.json"))))
+            {
+                return;
+            }
+
+            var (exitCode, output) = await TestProcess.RunAsync("npm", ["ci", "--no-audit", "--no-fund"], TimeSpan.FromMinutes(5), NodeDirectory);
+            Assert.True(exitCode == 0, $"npm ci in clients/node failed ({exitCode}):\n{output}");
+            s_installed = true;
+        }
+        finally
+        {
+            InstallOnce.Release();
+        }
+    }
+
+    private static int Count(string tapOutput, string counter) =>
+        TapCounter().Matches(tapOutput).Where(m => m.Groups["name"].Value == counter).Select(m => int.Parse(m.Groups["count"].Value, System.Globalization.CultureInfo.InvariantCulture)).DefaultIfEmpty(-1).Last();
+
+    [GeneratedRegex(@"^# (?<name>\w+) (?<count>\d+)$", RegexOptions.Multiline)]
+    private static partial Regex TapCounter();
+}
