@@ -39,8 +39,9 @@ ENV RpcCompare__SocketDirectory=/run/rpccompare \
     DOTNET_GCDynamicAdaptationMode=0
 EXPOSE 8808 8080 50051
 USER $APP_UID
-# The health check calls the empty operation over the pipes binding with rpcc, as a client would.
+# The health check asks the standard gRPC health service (grpc.health.v1), as a load balancer or
+# orchestrator would; rpcc exits 0 only when the server reports SERVING.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \
-  CMD ["dotnet", "/app/rpcc/rpcc.dll", "call", "--binding", "pipes", "--endpoints", "/run/rpccompare/endpoints.json", "Ping"]
+  CMD ["dotnet", "/app/rpcc/rpcc.dll", "health", "--binding", "grpc-tcp", "--endpoints", "/run/rpccompare/endpoints.json"]
 # SIGTERM (docker stop) stops the host cleanly: listeners close, socket files are removed.
 ENTRYPOINT ["dotnet", "/app/RpcCompare.Host.dll"]

@@ -6,7 +6,7 @@ using RpcCompare.Contracts;
 
 namespace RpcCompare.Cli;
 
-/// <summary>The rpcc command tree: call, bindings, operations.</summary>
+/// <summary>The rpcc command tree: call, health, bindings, operations.</summary>
 internal static class RpccCommands
 {
     public const int Ok = 0;
@@ -20,6 +20,7 @@ internal static class RpccCommands
         var factory = RpcClientFactory.CreateDefault();
         var root = new RootCommand("rpcc: call any RpcCompare operation over any binding and print the reply as JSON.");
         root.Subcommands.Add(CreateCall(factory, output, error));
+        root.Subcommands.Add(CreateHealth(factory, output, error));
         root.Subcommands.Add(CreateBindings(factory, output));
         root.Subcommands.Add(CreateOperations(output));
         return root;
@@ -63,6 +64,50 @@ internal static class RpccCommands
             return await CallAsync(factory, bindingName, resolvedAddress, CliOperations.Find(parse.GetValue(operation)!)!, arguments, output, error);
         });
         return call;
+    }
+
+    private static Command CreateHealth(RpcClientFactory factory, TextWriter output, TextWriter error)
+    {
+        var binding = new Option<string>("--binding", "-b") { Description = "A binding with a standard health service: grpc-tcp or grpc-uds.", Required = true };
+        var address = new Option<string?>("--address", "-a") { Description = "The binding's address: a socket path or URL." };
+        var endpoints = new Option<FileInfo?>("--endpoints", "-e") { Description = "Endpoints file a host wrote (--endpoints-file); the address is looked up there." };
+        var service = new Option<string>("--service") { Description = "Service to ask about, e.g. rpccompare.v1.FileService (default: the server as a whole).", DefaultValueFactory = _ => "" };
+        var health = new Command("health", "Ask the server's standard health service (grpc.health.v1) and print its status; exit 0 only when SERVING.")
+        {
+            binding, address, endpoints, service,
+        };
+        health.SetAction(async (parse, cancellationToken) =>
+        {
+            var bindingName = parse.GetValue(binding)!;
+            var resolvedAddress = ResolveAddress(bindingName, parse.GetValue(address), parse.GetValue(endpoints), error);
+            if (resolvedAddress is null)
+            {
+                return UsageError;
+            }
+
+            try
+            {
+                var status = await factory.CheckHealthAsync(bindingName, resolvedAddress, parse.GetValue(service)!, cancellationToken);
+                await output.WriteLineAsync(status);
+                return status == "SERVING" ? Ok : CallFailed;
+            }
+            catch (Exception exception) when (exception is NotSupportedException or ArgumentException)
+            {
+                await error.WriteLineAsync($"error: {exception.Message}");
+                return UsageError;
+            }
+            catch (Grpc.Core.RpcException exception) when (exception.StatusCode == Grpc.Core.StatusCode.NotFound)
+            {
+                await error.WriteLineAsync($"error: the server's health service knows no service '{parse.GetValue(service)}' (NotFound).");
+                return CallFailed;
+            }
+            catch (Grpc.Core.RpcException exception)
+            {
+                await error.WriteLineAsync($"error: {exception.Status.StatusCode}: {exception.Status.Detail}");
+                return CallFailed;
+            }
+        });
+        return health;
     }
 
     private static async Task<int> CallAsync(RpcClientFactory factory, string binding, string address, CliOperation operation, OperationArguments arguments, TextWriter output, TextWriter error)

@@ -65,6 +65,16 @@ public sealed class RpcClientFactory : IDisposable
         return provider.Create<TContract>(address);
     }
 
+    /// <summary>Asks the server's standard health service over <paramref name="binding"/>; see <see cref="IBindingHealthProbe"/>.</summary>
+    /// <exception cref="NotSupportedException">The binding has no standard health service.</exception>
+    public Task<string> CheckHealthAsync(string binding, string address, string service = "", CancellationToken cancellationToken = default)
+    {
+        BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
+        return _providers[binding] is IBindingHealthProbe probe
+            ? probe.CheckHealthAsync(address, service, cancellationToken)
+            : throw new NotSupportedException($"Binding '{binding}' has no standard health service; {string.Join(" and ", _providers.Values.OfType<IBindingHealthProbe>().Select(p => ((IBindingClientProvider)p).Name))} have grpc.health.v1.");
+    }
+
     /// <summary>Closes what the providers keep open for reuse (WCF channel factories, gRPC channels).</summary>
     public void Dispose()
     {

@@ -45,6 +45,19 @@ public sealed class HostProcessTests
             Assert.All(answers, answer => Assert.Equal(answers[0], answer));
         }
 
+        foreach (var binding in new[] { BindingNames.GrpcTcp, BindingNames.GrpcUds })
+        {
+            Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await RpccAsync(["health", "-b", binding, "-e", endpointsPath]));
+            Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await RpccAsync(["health", "-b", binding, "-e", endpointsPath, "--service", "rpccompare.v1.FileService"]));
+        }
+
+        var unknownService = await RpccAsync(["health", "-b", BindingNames.GrpcTcp, "-e", endpointsPath, "--service", "no.such.Service"]);
+        Assert.Equal(RpccCommands.CallFailed, unknownService.ExitCode);
+        Assert.Contains("no.such.Service", unknownService.Error, StringComparison.Ordinal);
+        var noHealthService = await RpccAsync(["health", "-b", BindingNames.WcfHttp, "-e", endpointsPath]);
+        Assert.Equal(RpccCommands.UsageError, noHealthService.ExitCode);
+        Assert.Contains("no standard health service", noHealthService.Error, StringComparison.Ordinal);
+
         var refused = await RpccAsync(["call", "-b", BindingNames.Pipes, "-e", endpointsPath, "ReadDirectory", "--path", "/etc"]);
         Assert.Equal((RpccCommands.CallFailed, ""), (refused.ExitCode, refused.Output));
         Assert.StartsWith("error: PathRefused:", refused.Error, StringComparison.Ordinal);

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using Grpc.Core;
 using Grpc.Core.Interceptors;
+using Grpc.Health.V1;
 using Grpc.Net.Client;
 using ProtoBuf.Grpc.Client;
 using ProtoBuf.Grpc.Configuration;
@@ -12,7 +13,7 @@ namespace RpcCompare.Bindings.Grpc.Client;
 /// every contract on it (channels are meant to be long-lived and multiplex calls), and a
 /// code-first proxy per Create.
 /// </summary>
-public abstract class GrpcClientProvider : IBindingClientProvider, IDisposable
+public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealthProbe, IDisposable
 {
     private readonly ConcurrentDictionary<string, Lazy<(GrpcChannel Channel, CallInvoker Invoker)>> _channels = new(StringComparer.Ordinal);
 
@@ -28,21 +29,14 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IDisposable
     public bool Supports(Type contract) => BinderConfiguration.Default.Binder.IsServiceContract(contract, out _);
 
     public TContract Create<TContract>(string address)
-        where TContract : class
+        where TContract : class => Invoker(address).CreateGrpcService<TContract>();
+
+    /// <summary>grpc.health.v1.Health/Check over the same channel the contract proxies use.</summary>
+    public async Task<string> CheckHealthAsync(string address, string service, CancellationToken cancellationToken = default)
     {
-        ArgumentException.ThrowIfNullOrEmpty(address);
-        var invoker = _channels.GetOrAdd(address, a => new Lazy<(GrpcChannel, CallInvoker)>(() =>
-        {
-            var channel = GrpcChannel.ForAddress(ChannelAddress(a), new GrpcChannelOptions
-            {
-                HttpHandler = CreateHandler(a),
-                DisposeHttpClient = true,
-                MaxReceiveMessageSize = Options.MaxMessageSize,
-                MaxSendMessageSize = Options.MaxMessageSize,
-            });
-            return (channel, channel.Intercept(new RpcErrorClientInterceptor(Options.MaxMessageSize)));
-        })).Value.Invoker;
-        return invoker.CreateGrpcService<TContract>();
+        var reply = await new Health.HealthClient(Invoker(address)).CheckAsync(new HealthCheckRequest { Service = service }, cancellationToken: cancellationToken);
+        // The name the .proto gives the value (SERVICE_UNKNOWN), as grpc_health_probe prints it.
+        return HealthCheckResponse.Descriptor.FindFieldByName("status").EnumType.FindValueByNumber((int)reply.Status).Name;
     }
 
     public void Dispose()
@@ -58,6 +52,22 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IDisposable
 
     /// <summary>The URI the channel is created for.</summary>
     protected abstract Uri ChannelAddress(string address);
+
+    private CallInvoker Invoker(string address)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        return _channels.GetOrAdd(address, a => new Lazy<(GrpcChannel, CallInvoker)>(() =>
+        {
+            var channel = GrpcChannel.ForAddress(ChannelAddress(a), new GrpcChannelOptions
+            {
+                HttpHandler = CreateHandler(a),
+                DisposeHttpClient = true,
+                MaxReceiveMessageSize = Options.MaxMessageSize,
+                MaxSendMessageSize = Options.MaxMessageSize,
+            });
+            return (channel, channel.Intercept(new RpcErrorClientInterceptor(Options.MaxMessageSize)));
+        })).Value.Invoker;
+    }
 
     /// <summary>The HTTP handler under the channel; the UDS binding dials its socket here.</summary>
     protected virtual SocketsHttpHandler CreateHandler(string address) => new()
