@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs docker/host.Dockerfile where no container registry is reachable, with podman.
 #
-#   docker/offline.sh build [runner]   local base images (once), then the host (or runner) image
+#   docker/offline.sh build [runner|node-client]
+#                                      local base images (once), then the host (or runner, or
+#                                      Node.js client) image
 #   docker/offline.sh run [ARGS...]    the host image, ARGS passed to `podman run` before the image
 #
 # The local base images stand in for mcr.microsoft.com/dotnet/{sdk,aspnet}:10.0: a Debian
@@ -15,6 +17,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PODMAN=(podman --runtime /usr/sbin/runc --cgroup-manager=cgroupfs)
 IMAGE=${RPCCOMPARE_IMAGE:-localhost/rpccompare/host:latest}
 RUNNER_IMAGE=localhost/rpccompare/runner:latest
+NODE_CLIENT_IMAGE=localhost/rpccompare/node-client:latest
+NODE=localhost/rpccompare/node:20
 DEBIAN=localhost/rpccompare/debian:bookworm
 SDK=localhost/rpccompare/dotnet-sdk:10.0
 RUNTIME=localhost/rpccompare/dotnet-aspnet:10.0
@@ -67,13 +71,41 @@ build_base_images() {
   fi
 }
 
+# Stands in for the official node image: the Debian base plus this machine's Node.js and npm, and
+# the official image's unprivileged "node" user (uid 1000).
+build_node_image() {
+  has_image "$NODE" && return
+  local work node_bin npm_dir
+  work=$(mktemp -d /tmp/rpccompare-rootfs-XXXXXX)
+  trap 'rm -rf "$work"' RETURN
+  node_bin=$(readlink -f "$(command -v node)")
+  npm_dir=$(dirname "$(readlink -f "$(command -v npm)")")/..
+  "${PODMAN[@]}" export "$("${PODMAN[@]}" create "$DEBIAN" /bin/true)" | tar -C "$work" -x
+  mkdir -p "$work/usr/local/bin" "$work/usr/local/lib/node_modules"
+  cp "$node_bin" "$work/usr/local/bin/node"
+  cp -a "$(cd "$npm_dir" && pwd)" "$work/usr/local/lib/node_modules/npm"
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$work/usr/local/bin/npm"
+  chroot "$work" useradd --uid 1000 --user-group --create-home node
+  # npm ci in the image's build reaches the registry over TLS as this machine does: with its trust
+  # store (Node.js reads only its built-in roots unless told).
+  cp -L /etc/ssl/certs/ca-certificates.crt "$work/etc/ssl/certs/ca-certificates.crt"
+  import_rootfs "$work" "$NODE" --change "ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt"
+  "${PODMAN[@]}" container prune -f >/dev/null
+}
+
 case "${1:-}" in
   build)
     build_base_images
     target=${2:-host}
-    [[ "$target" == host || "$target" == runner ]] || { echo "offline: build host or build runner" >&2; exit 2; }
+    [[ "$target" == host || "$target" == runner || "$target" == node-client ]] || { echo "offline: build host, runner or node-client" >&2; exit 2; }
     tag=$IMAGE
     [[ "$target" == runner ]] && tag=$RUNNER_IMAGE
+    base_args=(--build-arg SDK_IMAGE="$SDK" --build-arg RUNTIME_IMAGE="$RUNTIME")
+    if [[ "$target" == node-client ]]; then
+      build_node_image
+      tag=$NODE_CLIENT_IMAGE
+      base_args=(--build-arg NODE_IMAGE="$NODE")
+    fi
     # Packages the registry lacks come from ../shared/nuget (or RPCCOMPARE_NUGET) as the "nuget"
     # build context; without one the Dockerfile's empty default stage is used.
     nuget=${RPCCOMPARE_NUGET:-../shared/nuget}
@@ -81,7 +113,7 @@ case "${1:-}" in
     [[ -d "$nuget" ]] && contexts=(--build-context "nuget=$(cd "$nuget" && pwd)")
     # --network host: the build stage restores from the package registries this machine reaches.
     "${PODMAN[@]}" build --format docker --network host "${contexts[@]}" \
-      --build-arg SDK_IMAGE="$SDK" --build-arg RUNTIME_IMAGE="$RUNTIME" \
+      "${base_args[@]}" \
       -t "$tag" -f "docker/$target.Dockerfile" .
     # The build stage (an SDK image with the sources, ~1 GB) is left unnamed: drop it, and only it.
     "${PODMAN[@]}" image prune -f --filter label=rpccompare.stage=build >/dev/null

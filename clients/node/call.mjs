@@ -2,6 +2,7 @@
 // Calls a running RpcCompare host from Node.js, the way a team's own code would.
 //   node call.mjs grpc 127.0.0.1:50051 ping
 //   node call.mjs grpc unix:/tmp/rpccompare/grpc.sock read-directory files
+//   node call.mjs grpc 127.0.0.1:50051 health          (the standard grpc.health.v1 service)
 //   node call.mjs soap http://127.0.0.1:8080 write-at [OFFSET]
 //   node call.mjs soap http://127.0.0.1:8080 echo 100000
 import * as grpcClient from './src/grpc.mjs';
@@ -11,7 +12,8 @@ import { payload } from './src/parity.mjs';
 const usage = `Usage: node call.mjs (grpc|soap) ADDRESS OPERATION [ARGUMENT]
   grpc ADDRESS: host:port of grpc-tcp, or unix:/path/to/grpc.sock of grpc-uds
   soap ADDRESS: http://host:port of wcf-http (the client is built from its WSDL)
-  OPERATION:    ping | read-directory [PATH] | write-at [OFFSET] | echo [BYTES]`;
+  OPERATION:    ping | read-directory [PATH] | write-at [OFFSET] | echo [BYTES]
+                | health [SERVICE]  (grpc only: the standard grpc.health.v1 service)`;
 
 const [transport, address, operation, argument] = process.argv.slice(2);
 if (!transport || transport === '-h' || transport === '--help' || !address || !operation) {
@@ -27,6 +29,7 @@ async function viaGrpc() {
       case 'read-directory': return await connection.readDirectory({ Path: argument ?? '' });
       case 'write-at': return await connection.writeAt(argument === undefined ? {} : { Offset: Number(argument) });
       case 'echo': return { length: (await connection.echoBytes({ Data: payload(Number(argument ?? 100)) })).Data.length };
+      case 'health': return { status: await connection.health(argument ?? '') };
       default: throw new Error(`unknown operation '${operation}'\n${usage}`);
     }
   } catch (error) {

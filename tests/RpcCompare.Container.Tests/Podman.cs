@@ -7,12 +7,21 @@ internal static class Podman
 {
     private static readonly string[] s_global = ["--runtime", "/usr/sbin/runc", "--cgroup-manager=cgroupfs"];
 
+    /// <summary>
+    /// `podman run` limits at or below this machine's hard limits: podman's defaults are above them
+    /// and runc fails to set them ("error setting rlimit type 7").
+    /// </summary>
+    public static readonly string[] Limits = ["--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096"];
+
     public static string RepositoryRoot => RepositoryPaths.Root;
 
     public static Task<(int ExitCode, string Output)> RunAsync(params string[] arguments) =>
-        TestProcess.RunAsync("podman", [.. s_global, .. arguments], TimeSpan.FromMinutes(2), RepositoryRoot);
+        RunAsync(TimeSpan.FromMinutes(2), arguments);
 
-    /// <summary>docker/offline.sh: installs podman if needed, builds the local base images and the host image.</summary>
-    public static Task<(int ExitCode, string Output)> BuildHostImageAsync() =>
-        TestProcess.RunAsync("bash", [Path.Combine(RepositoryRoot, "docker", "offline.sh"), "build"], TimeSpan.FromMinutes(20), RepositoryRoot);
+    public static Task<(int ExitCode, string Output)> RunAsync(TimeSpan timeout, params string[] arguments) =>
+        TestProcess.RunAsync("podman", [.. s_global, .. arguments], timeout, RepositoryRoot);
+
+    /// <summary>docker/offline.sh: installs podman if needed, builds the local base images and then <paramref name="target"/>'s image (host, runner, node-client).</summary>
+    public static Task<(int ExitCode, string Output)> BuildImageAsync(string target) =>
+        TestProcess.RunAsync("bash", [Path.Combine(RepositoryRoot, "docker", "offline.sh"), "build", target], TimeSpan.FromMinutes(20), RepositoryRoot);
 }

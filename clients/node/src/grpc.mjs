@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { service as healthService } from 'grpc-health-check';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const protoDirectory = path.resolve(here, '../../proto');
@@ -39,6 +40,8 @@ export function connect(address, { maxMessageSize = 16 * 1024 * 1024 } = {}) {
   const shared = { ...options, channelOverride: files.getChannel() };
   const payloads = new pkg.PayloadService(target, grpc.credentials.createInsecure(), shared);
   const shapes = new pkg.CallShapeService(target, grpc.credentials.createInsecure(), shared);
+  const Health = grpc.makeGenericClientConstructor(healthService, 'Health');
+  const health = new Health(target, grpc.credentials.createInsecure(), shared);
   const call = (client, method) => promisify(client[method]).bind(client);
   return {
     ping: () => call(files, 'Ping')({}),
@@ -46,6 +49,8 @@ export function connect(address, { maxMessageSize = 16 * 1024 * 1024 } = {}) {
     writeAt: (request) => call(files, 'WriteAt')(request),
     echoBytes: (request) => call(payloads, 'EchoBytes')(request),
     increment: (request) => call(shapes, 'Increment')(request),
+    /** grpc.health.v1 Check: the status the server reports for a service ('' = the whole server). */
+    health: async (service = '') => (await call(health, 'check')({ service })).status,
     close: () => files.close(),
   };
 }

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
-import { service as healthService } from 'grpc-health-check';
 import { connect, errorCodeOf, grpc, grpcTarget, loaderOptions, protoFile } from '../src/grpc.mjs';
 import { loadParityFile, run } from '../src/parity.mjs';
 
@@ -80,16 +79,14 @@ describe('grpc-tcp services', () => {
   });
 
   test('standard health service reports the server and every service SERVING', async () => {
-    const Health = grpc.makeGenericClientConstructor(healthService, 'Health');
-    const client = new Health(target, grpc.credentials.createInsecure());
+    const connection = connect(target);
     try {
       for (const name of ['', 'rpccompare.v1.FileService', 'rpccompare.v1.PayloadService']) {
-        const reply = await new Promise((resolve, reject) =>
-          client.check({ service: name }, (error, response) => (error ? reject(error) : resolve(response))));
-        assert.equal(reply.status, 'SERVING', `health of '${name}'`);
+        assert.equal(await connection.health(name), 'SERVING', `health of '${name}'`);
       }
+      await assert.rejects(connection.health('no.such.Service'), (error) => error.code === grpc.status.NOT_FOUND);
     } finally {
-      client.close();
+      connection.close();
     }
   });
 });
