@@ -14,8 +14,9 @@ namespace RpcCompare.SchemaExport;
 public static class WsdlDocuments
 {
     /// <summary>
-    /// The address written into every checked-in document: wcf-http as docker/compose.yaml publishes
-    /// it. The live address has a random port, which would make every export differ.
+    /// The address in every checked-in document: wcf-http as docker/compose.yaml publishes it. The
+    /// documents are fetched with this Host header and the service writes its addresses from it
+    /// (the live port is random, which would make every export differ).
     /// </summary>
     public const string PublishedAddress = "http://localhost:8080";
 
@@ -56,8 +57,11 @@ public static class WsdlDocuments
         foreach (var contract in ProtoSchemas.Services)
         {
             var service = WcfEndpoints.NameOf(contract);
-            var wsdl = await http.GetStringAsync(new Uri($"{live}/{service}?singleWsdl"), cancellationToken);
-            documents[$"{service}.wsdl"] = Normalize(wsdl.Replace(live, PublishedAddress, StringComparison.Ordinal));
+            using var request = new HttpRequestMessage(HttpMethod.Get, new Uri($"{live}/{service}?singleWsdl"));
+            request.Headers.Host = new Uri(PublishedAddress).Authority;
+            using var response = await http.SendAsync(request, cancellationToken);
+            response.EnsureSuccessStatusCode();
+            documents[$"{service}.wsdl"] = Normalize(await response.Content.ReadAsStringAsync(cancellationToken));
         }
 
         return documents;

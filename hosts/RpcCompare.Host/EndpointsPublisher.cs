@@ -48,7 +48,8 @@ internal sealed partial class EndpointsPublisher : IHostedService
             var endpoints = new Dictionary<string, string>(StringComparer.Ordinal);
             foreach (var server in _servers)
             {
-                endpoints[server.Name] = server.Address ?? throw new InvalidOperationException($"Binding {server.Name} started without an address.");
+                var address = server.Address ?? throw new InvalidOperationException($"Binding {server.Name} started without an address.");
+                endpoints[server.Name] = Advertised(address);
             }
 
             // inproc is no listener: its "address" is the data root a same-machine client opens directly.
@@ -68,6 +69,12 @@ internal sealed partial class EndpointsPublisher : IHostedService
             _lifetime.StopApplication();
         }
     }
+
+    /// <summary>A TCP binding's URL with the advertised host name; socket paths are left alone.</summary>
+    private string Advertised(string address) =>
+        _options.AdvertisedHost is { Length: > 0 } name && Uri.TryCreate(address, UriKind.Absolute, out var uri) && !uri.IsFile
+            ? new UriBuilder(uri) { Host = name }.Uri.AbsoluteUri.TrimEnd('/')
+            : address;
 
     [LoggerMessage(1, LogLevel.Information, "Data root {Path}")]
     private static partial void LogDataRoot(ILogger logger, string path);

@@ -12,6 +12,7 @@ internal static class HostCommandLine
         ["--pipe-path"] = "Pipes:Path",
         ["--max-message-size"] = "RpcCompare:MaxMessageSize",
         ["--listen-address"] = "RpcCompare:ListenAddress",
+        ["--advertised-host"] = "RpcCompare:AdvertisedHost",
     };
 
     public static string Usage => $$"""
@@ -34,6 +35,8 @@ internal static class HostCommandLine
           --listen-address IP      Address the TCP bindings listen on (default 127.0.0.1).
                                    Ports: --WcfNetTcp:Port, --WcfHttp:Port, --GrpcTcp:Port
                                    (default 0: a free port, written to the endpoints file).
+          --advertised-host NAME   Host name the endpoints file gives for the TCP bindings
+                                   (default: the listen address; 127.0.0.1 for 0.0.0.0).
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 

@@ -29,4 +29,11 @@ internal sealed class RpcCompareHostOptions
     /// null: each binding's default, 127.0.0.1. The container image sets 0.0.0.0.
     /// </summary>
     public string? ListenAddress { get; set; }
+
+    /// <summary>
+    /// Host name written into the endpoints file for the TCP bindings, in place of the address
+    /// they listen on. Defaults to null: the listen address (127.0.0.1 for 0.0.0.0). Compose sets
+    /// the service name, so clients in other containers of its network reach the host by name.
+    /// </summary>
+    public string? AdvertisedHost { get; set; }
 }

@@ -5,7 +5,8 @@ namespace RpcCompare.Container.Tests;
 /// <summary>Runs podman (with the adjustments these machines need) and the repository's container scripts.</summary>
 internal static class Podman
 {
-    private static readonly string[] s_global = ["--runtime", "/usr/sbin/runc", "--cgroup-manager=cgroupfs"];
+    /// <summary>Global podman arguments these machines need: runc (crun refuses hybrid cgroups) and cgroupfs.</summary>
+    public static readonly string[] Global = ["--runtime", "/usr/sbin/runc", "--cgroup-manager=cgroupfs"];
 
     /// <summary>
     /// `podman run` limits at or below this machine's hard limits: podman's defaults are above them
@@ -19,7 +20,7 @@ internal static class Podman
         RunAsync(TimeSpan.FromMinutes(2), arguments);
 
     public static Task<(int ExitCode, string Output)> RunAsync(TimeSpan timeout, params string[] arguments) =>
-        TestProcess.RunAsync("podman", [.. s_global, .. arguments], timeout, RepositoryRoot);
+        TestProcess.RunAsync("podman", [.. Global, .. arguments], timeout, RepositoryRoot);
 
     /// <summary>docker/offline.sh: installs podman if needed, builds the local base images and then <paramref name="target"/>'s image (host, runner, node-client).</summary>
     public static Task<(int ExitCode, string Output)> BuildImageAsync(string target) =>

@@ -91,6 +91,28 @@ public sealed class HostProcessTests
     }
 
     [Fact]
+    public async Task Host_WithAdvertisedHost_NamesItForTcpBindingsOnly_AndClientsReachIt()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpointsPath = directory.PathFor("endpoints.json");
+        await using var host = HostProcess.Start("--bindings", "wcf-nettcp,grpc-tcp,grpc-uds", "--endpoints-file", endpointsPath,
+            "--socket-dir", directory.PathFor("sockets"), "--advertised-host", "localhost");
+
+        var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
+
+        Assert.Matches(@"^net\.tcp://localhost:\d+$", endpoints[BindingNames.WcfNetTcp]);
+        Assert.Matches(@"^http://localhost:\d+$", endpoints[BindingNames.GrpcTcp]);
+        Assert.Equal(directory.PathFor("sockets/grpc.sock"), endpoints[BindingNames.GrpcUds]);
+        foreach (var binding in new[] { BindingNames.WcfNetTcp, BindingNames.GrpcTcp })
+        {
+            var answer = await RpccAsync(["call", "-b", binding, "-e", endpointsPath, "Ping"]);
+            Assert.Equal((0, ""), (answer.ExitCode, answer.Error));
+        }
+
+        Assert.Equal(0, await host.TerminateAsync());
+    }
+
+    [Fact]
     public async Task Host_AskedForAnUnknownBinding_ExitsNamingTheBindingsItOffers()
     {
         await using var host = HostProcess.Start("--bindings", "pipes,carrier-pigeon");

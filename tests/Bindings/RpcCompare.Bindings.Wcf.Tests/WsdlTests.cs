@@ -37,6 +37,22 @@ public sealed class WsdlTests : IAsyncLifetime
         Assert.Contains(document.Descendants(s_wsdl + "service"), s => s.ToString().Contains(url.Split('?')[0], StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task Wsdl_AddressFollowsTheHostHeader_SoAHostBehindPublishedPortsSendsClientsBack()
+    {
+        using var http = new HttpClient();
+        var address = _host.Address(BindingNames.WcfHttp);
+        using var request = new HttpRequestMessage(HttpMethod.Get, $"{address}/{ServiceNames.FileService}?singleWsdl");
+        request.Headers.Host = "rpccompare.example:18080";
+
+        using var response = await http.SendAsync(request).Bounded();
+        var document = XDocument.Parse(await response.Content.ReadAsStringAsync());
+
+        XNamespace soap = "http://schemas.xmlsoap.org/wsdl/soap/";
+        var location = Assert.Single(document.Descendants(soap + "address")).Attribute("location")!.Value;
+        Assert.Equal($"http://rpccompare.example:18080/{ServiceNames.FileService}", location);
+    }
+
     private static IEnumerable<string> Operations(XDocument document) =>
         document.Descendants(s_wsdl + "portType").Elements(s_wsdl + "operation").Select(o => (string)o.Attribute("name")!);
 }

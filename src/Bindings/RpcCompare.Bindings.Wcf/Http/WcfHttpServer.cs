@@ -49,6 +49,9 @@ internal sealed class WcfHttpServer : KestrelBindingServer
     {
         WcfServiceModel.AddServices(services, Services);
         services.AddServiceModelMetadata();
+        // The WSDL's addresses follow the Host header a client used, not the listen address: a host
+        // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.
+        services.AddSingleton<IServiceBehavior, UseRequestHeadersForMetadataAddressBehavior>();
     }
 
     protected override void Configure(WebApplication application)
