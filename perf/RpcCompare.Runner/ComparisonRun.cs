@@ -46,19 +46,22 @@ internal sealed class ComparisonRun
                 .ToList();
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
-            var (cells, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
+            var (repetitions, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
+            var pooled = Repetition.Pool(repetitions);
 
             var report = new Report(
                 Report.SchemaName,
                 started,
                 clock.Elapsed.TotalSeconds,
                 EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null),
-                new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode),
+                new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode,
+                    _options.Repeat, _options.NoiseThreshold),
                 [.. targets.Concat(extraPingPongTargets).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
-                ReportBuilder.Measurements(cells.Cells, cells.Native),
-                ReportBuilder.BreakEven(cells.Cells),
+                ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold),
+                ReportBuilder.BreakEven(pooled.Cells),
                 notMeasured,
-                refused);
+                refused,
+                ReportBuilder.Repeatability(repetitions, _options.NoiseThreshold));
             ConsoleReporter.Write(_console, report);
             var directory = WriteReports(report, started);
             _console.MarkupLineInterpolated($"Reports written to [bold]{directory}[/] (report.md, report.json, report.html)");
@@ -169,52 +172,98 @@ internal sealed class ComparisonRun
         return [new BindingTarget(BindingConfigurations.PipesInlineLabel, BindingNames.Pipes, host.Endpoints[BindingNames.Pipes], BindingConfigurations.PipesInline)];
     }
 
-    private async Task<((List<CellResult> Cells, Dictionary<int, Spread> Native) Measured, List<RefusedCell> Refused)> MeasureAsync(TrialRunner runner, List<Workload> workloads, NativeFloor? native, CancellationToken cancellationToken)
+    /// <summary>
+    /// Measures every row (one operation at one size) with its bindings' trials interleaved: every
+    /// cell of the row is opened and warmed up, then trial 1 runs for each binding, then trial 2,
+    /// each trial starting one binding later, so slow drift of the machine reaches every binding
+    /// alike and trial t of two bindings ran side by side (the paired ratios rely on it). With
+    /// --repeat the whole selection runs again, same host, same order.
+    /// </summary>
+    private async Task<(List<Repetition> Repetitions, List<RefusedCell> Refused)> MeasureAsync(TrialRunner runner, List<Workload> workloads, NativeFloor? native, CancellationToken cancellationToken)
     {
         var settings = runner.Settings;
-        var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * settings.TrialDuration.TotalSeconds;
+        var trialSeconds = settings.TrialDuration.TotalSeconds;
+        var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * trialSeconds;
         var nativeSizes = native is { IsAvailable: true } ? PingPongSuite.Sizes : [];
-        var planned = (workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * settings.TrialDuration.TotalSeconds);
-        var cells = new List<CellResult>();
+        var rows = workloads.GroupBy(w => (w.Suite, w.Operation, w.Size)).Select(g => g.ToList()).ToList();
+        var planned = _options.Repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * trialSeconds));
+        var repetitions = new List<Repetition>();
         var refused = new List<RefusedCell>();
-        var floor = new Dictionary<int, Spread>();
         var progress = new RunProgress(_console, planned);
         await progress.RunAsync(async report =>
         {
-            for (var i = 0; i < workloads.Count; i++)
+            for (var r = 1; r <= _options.Repeat; r++)
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                var workload = workloads[i];
-                var label = $"[{i + 1}/{workloads.Count}] {workload.Suite} · {workload.Operation}{(workload.Size is { } size ? $" {size}" : "")} · {workload.Target.Label}";
-                CellResult result;
-                try
+                var repetition = new Repetition(r, [], []);
+                var prefix = _options.Repeat > 1 ? $"[repetition {r}/{_options.Repeat}] " : "";
+                for (var i = 0; i < rows.Count; i++)
                 {
-                    result = await runner.MeasureAsync(workload, trial => report(
-                        $"{label} · {(trial == 0 ? "warm-up" : $"trial {trial}/{settings.Trials}")}",
-                        trial == 0 ? 0 : trial == 1 ? settings.WarmUp.TotalSeconds : settings.TrialDuration.TotalSeconds));
-                }
-                catch (CellRefusedException exception)
-                {
-                    refused.Add(new RefusedCell(workload.Suite, workload.Operation, workload.Target.Label, workload.Size, exception.Message));
-                    report(null, cellSeconds);
-                    progress.Completed($"{label}: refused: {exception.Message}");
-                    continue;
+                    cancellationToken.ThrowIfCancellationRequested();
+                    var first = rows[i][0];
+                    var rowLabel = $"{prefix}[{i + 1}/{rows.Count}] {first.Suite} · {first.Operation}{(first.Size is { } size ? $" {size}" : "")}";
+                    var open = new List<TrialRunner.OpenCell>();
+                    try
+                    {
+                        foreach (var workload in rows[i])
+                        {
+                            report($"{rowLabel} · {workload.Target.Label} · warm-up", 0);
+                            try
+                            {
+                                open.Add(await runner.OpenAsync(workload));
+                                report(null, settings.WarmUp.TotalSeconds);
+                            }
+                            catch (CellRefusedException exception)
+                            {
+                                // Refusal depends on the message, not the moment: record it once.
+                                if (r == 1)
+                                {
+                                    refused.Add(new RefusedCell(workload.Suite, workload.Operation, workload.Target.Label, workload.Size, exception.Message));
+                                }
+
+                                report(null, cellSeconds);
+                                progress.Completed($"{rowLabel} · {workload.Target.Label}: refused: {exception.Message}");
+                            }
+                        }
+
+                        for (var trial = 1; trial <= settings.Trials; trial++)
+                        {
+                            foreach (var index in TrialOrder.For(trial, open.Count))
+                            {
+                                var cell = open[index];
+                                report($"{rowLabel} · trial {trial}/{settings.Trials} · {cell.Workload.Target.Label}", 0);
+                                await cell.RunTrialAsync();
+                                report(null, trialSeconds);
+                            }
+                        }
+
+                        foreach (var cell in open)
+                        {
+                            var result = cell.Result();
+                            repetition.Cells.Add(result);
+                            progress.Completed($"{rowLabel} · {cell.Workload.Target.Label}: {result.CallsPerSecond.Median:#,0} calls/s");
+                        }
+                    }
+                    finally
+                    {
+                        foreach (var cell in open)
+                        {
+                            await cell.DisposeAsync();
+                        }
+                    }
                 }
 
-                report(null, settings.TrialDuration.TotalSeconds);
-                progress.Completed($"{label}: {result.CallsPerSecond.Median:#,0} calls/s");
-                cells.Add(result);
-            }
+                foreach (var size in nativeSizes)
+                {
+                    report($"{prefix}pingpong · native floor · {size} B", 0);
+                    repetition.Native[size] = native!.Measure(size, settings, _options.Pin);
+                    report(null, settings.Trials * trialSeconds);
+                    progress.Completed($"{prefix}pingpong · echo {size} · {ReportBuilder.NativeLabel}: {repetition.Native[size].Median:#,0} round trips/s");
+                }
 
-            foreach (var size in nativeSizes)
-            {
-                report($"pingpong · native floor · {size} B", 0);
-                floor[size] = native!.Measure(size, settings, _options.Pin);
-                report(null, settings.Trials * settings.TrialDuration.TotalSeconds);
-                progress.Completed($"pingpong · echo {size} · {ReportBuilder.NativeLabel}: {floor[size].Median:#,0} round trips/s");
+                repetitions.Add(repetition);
             }
         });
-        return ((cells, floor), refused);
+        return (repetitions, refused);
     }
 
     private string WriteReports(Report report, DateTimeOffset started)

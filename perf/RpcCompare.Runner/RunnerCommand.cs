@@ -22,13 +22,23 @@ internal static class RunnerCommand
         var clients = new Option<int>("--clients", "-c") { Description = "Concurrent clients in a closed loop, each on its own connection.", DefaultValueFactory = _ => 1 };
         var pin = new Option<bool>("--pin") { Description = "Pin the runner and the host to CPU 0, as Chromium's IPC perftests do. The report says whether pinning was on." };
         var host = new Option<FileInfo?>("--host") { Description = "Measure an already-running host through the endpoints file it wrote, instead of starting one." };
+        var repeat = new Option<int>("--repeat", "-r")
+        {
+            Description = "Run the whole selection N times in this invocation; the report pools the trials and shows how much each headline ratio moved between repetitions.",
+            DefaultValueFactory = _ => 1,
+        };
+        var noise = new Option<double>("--noise-threshold")
+        {
+            Description = "Mark a cell noisy when its trials (or its paired ratios) span more than this share of their median (default 0.10).",
+            DefaultValueFactory = _ => RunnerOptions.DefaultNoiseThreshold,
+        };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
 
         var root = new RootCommand(
             "RpcCompare comparison runner: starts the host as a separate process, measures every binding side by side and " +
             "writes report.md, report.json and report.html under results/<UTC timestamp>/.")
         {
-            suites, bindings, quick, trials, trialSeconds, warmUpSeconds, clients, pin, host, output,
+            suites, bindings, quick, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -44,10 +54,13 @@ internal static class RunnerCommand
                 parse.GetValue(clients),
                 parse.GetValue(pin),
                 parse.GetValue(host)?.FullName,
-                parse.GetValue(output)!.FullName);
-            if (options.Trials < 1 || options.Clients < 1 || options.TrialDuration <= TimeSpan.Zero || options.WarmUp < TimeSpan.Zero)
+                parse.GetValue(output)!.FullName,
+                parse.GetValue(repeat),
+                parse.GetValue(noise));
+            if (options.Trials < 1 || options.Clients < 1 || options.Repeat < 1 || options.TrialDuration <= TimeSpan.Zero || options.WarmUp < TimeSpan.Zero
+                || options.NoiseThreshold <= 0)
             {
-                console.MarkupLine("[red]error:[/] --trials, --clients and --trial-seconds must be positive, --warmup-seconds not negative.");
+                console.MarkupLine("[red]error:[/] --trials, --clients, --repeat, --trial-seconds and --noise-threshold must be positive, --warmup-seconds not negative.");
                 return 2;
             }
 

@@ -11,4 +11,10 @@ internal sealed record RunnerOptions(
     int Clients,
     bool Pin,
     string? HostEndpointsFile,
-    string OutputRoot);
+    string OutputRoot,
+    int Repeat = 1,
+    double NoiseThreshold = RunnerOptions.DefaultNoiseThreshold)
+{
+    /// <summary>A cell whose trials span more than this share of their median is marked noisy.</summary>
+    public const double DefaultNoiseThreshold = 0.10;
+}

@@ -1,7 +1,5 @@
 using System.Text.Json;
 using RpcCompare.Runner.Reporting;
-using RpcCompare.Testing;
-using Spectre.Console;
 
 namespace RpcCompare.Runner.Tests;
 
@@ -101,6 +99,15 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
 
             Assert.Equal(JsonValueKind.Number, record.GetProperty("overheadShare").ValueKind);
             Assert.Equal(JsonValueKind.Number, record.GetProperty("ratioToPipes").ValueKind);
+            // Paired figures: median within its own min–max, and the noise verdict beside them.
+            foreach (var paired in new[] { "ratioToPipesSpread", "overheadShareSpread", "pipesFasterPercent" })
+            {
+                var spread = record.GetProperty(paired);
+                Assert.InRange(spread.GetProperty("median").GetDouble(), spread.GetProperty("min").GetDouble(), spread.GetProperty("max").GetDouble());
+            }
+
+            Assert.InRange(record.GetProperty("trialSpread").GetDouble(), 0, double.MaxValue);
+            Assert.Contains(record.GetProperty("noisy").ValueKind, new[] { JsonValueKind.True, JsonValueKind.False });
             if (suite == "payload")
             {
                 Assert.True(record.GetProperty("megabytesPerSecond").GetProperty("median").GetDouble() > 0);
@@ -153,7 +160,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         var environment = _run.Root.GetProperty("environment");
         var settings = _run.Root.GetProperty("settings");
 
-        Assert.Equal("rpccompare-report/1", _run.Root.GetProperty("schema").GetString());
+        Assert.Equal("rpccompare-report/2", _run.Root.GetProperty("schema").GetString());
         Assert.False(string.IsNullOrWhiteSpace(environment.GetProperty("cpuModel").GetString()));
         Assert.True(environment.GetProperty("logicalCpus").GetInt32() > 0);
         Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
@@ -187,11 +194,17 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
 
-        foreach (var title in new[] { "ops: calls per second", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call" })
+        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call" })
         {
             Assert.Contains("## " + title, markdown, StringComparison.Ordinal);
             Assert.Contains(title, _run.Console, StringComparison.Ordinal);
         }
+
+        // The 2009 table's shape: each framework binding's rate with how much faster the raw pipe is.
+        Assert.Matches(@"\| Ping \| [\d,]+ \(pipes [+-][\d,]+%\)", markdown);
+        Assert.Contains("Noisy cells", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("Repeatability", markdown, StringComparison.Ordinal);
+        Assert.Equal(JsonValueKind.Null, _run.Root.GetProperty("repeatability").ValueKind);
     }
 
     private static bool MayBeRefused(string suite, string operation, long? size, string binding) =>
@@ -204,47 +217,8 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     private static long? Size(JsonElement record) =>
         record.GetProperty("size").ValueKind == JsonValueKind.Null ? null : record.GetProperty("size").GetInt64();
 
-    public sealed class QuickRun : IAsyncLifetime
+    public sealed class QuickRun : RunnerRun
     {
-        private readonly TemporaryDirectory _output = new();
-        private JsonDocument? _document;
-
-        public int ExitCode { get; private set; }
-
-        public string Console { get; private set; } = "";
-
-        public string Directory { get; private set; } = "";
-
-        public JsonElement Root => _document!.RootElement;
-
-        public IReadOnlyList<JsonElement> Measurements => [.. Root.GetProperty("measurements").EnumerateArray()];
-
-        public IReadOnlyList<JsonElement> Refused => [.. Root.GetProperty("refused").EnumerateArray()];
-
-        public async Task InitializeAsync()
-        {
-            using var writer = new StringWriter();
-            var console = AnsiConsole.Create(new AnsiConsoleSettings
-            {
-                Ansi = AnsiSupport.No,
-                ColorSystem = ColorSystemSupport.NoColors,
-                Interactive = InteractionSupport.No,
-                Out = new AnsiConsoleOutput(writer),
-            });
-            console.Profile.Width = 200;
-            ExitCode = await RunnerCommand.Create(console).Parse(["--quick", "--output", _output.FullPath]).InvokeAsync()
-                .WaitAsync(TimeSpan.FromMinutes(5));
-            Console = writer.ToString();
-            var runs = System.IO.Directory.GetDirectories(_output.FullPath);
-            Directory = runs.Length == 1 ? runs[0] : throw new InvalidOperationException($"Expected one run directory, found {runs.Length}. Output:\n{Console}");
-            _document = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(Directory, "report.json")));
-        }
-
-        public Task DisposeAsync()
-        {
-            _document?.Dispose();
-            _output.Dispose();
-            return Task.CompletedTask;
-        }
+        protected override string[] Arguments => ["--quick"];
     }
 }

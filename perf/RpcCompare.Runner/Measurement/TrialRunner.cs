@@ -5,10 +5,13 @@ using RpcCompare.Contracts;
 namespace RpcCompare.Runner.Measurement;
 
 /// <summary>
-/// Measures one cell: one untimed call per client (connects, and fails fast with the cell's own
-/// error), a warm-up, then timed trials of closed-loop calls. A failed call fails the run: a
-/// figure is only reported when every call in it succeeded. A first call refused as over the
-/// binding's message limit marks the cell refused instead (<see cref="CellRefusedException"/>).
+/// Opens cells and runs their trials. A cell is opened with one untimed call per client
+/// (connects, and fails fast with the cell's own error) and a warm-up; its timed trials of
+/// closed-loop calls are then run one at a time, so the caller can interleave the trials of
+/// several cells (trial 1 of every binding, then trial 2, ...) and drift hits them alike. A
+/// failed call fails the run: a figure is only reported when every call in it succeeded. A first
+/// call refused as over the binding's message limit marks the cell refused instead
+/// (<see cref="CellRefusedException"/>).
 /// </summary>
 internal sealed class TrialRunner
 {
@@ -26,9 +29,8 @@ internal sealed class TrialRunner
 
     public MeasurementSettings Settings => _settings;
 
-    /// <param name="workload">The cell.</param>
-    /// <param name="onTrial">Told the number of each trial as it starts (0 is the warm-up).</param>
-    public async Task<CellResult> MeasureAsync(Workload workload, Action<int> onTrial)
+    /// <summary>Connects the cell's clients, makes the first call on each and warms up.</summary>
+    public async Task<OpenCell> OpenAsync(Workload workload)
     {
         var sessions = Enumerable.Range(0, _settings.Clients)
             .Select(_ => new RpcClientSession(_factory, workload.Target.Binding, workload.Target.Address))
@@ -48,27 +50,65 @@ internal sealed class TrialRunner
                 }
             }
 
-            onTrial(0);
             var warmUp = await RunAsync(calls, _settings.WarmUp, stride: long.MaxValue);
             // Sample latencies at an even stride so a fast binding's percentiles cover the whole trial.
             var expected = warmUp.CallsPerSecond * _settings.TrialDuration.TotalSeconds;
             var stride = Math.Max(1, (long)Math.Ceiling(expected / MeasurementSettings.MaxLatencySamples));
-            var trials = new List<TrialResult>(_settings.Trials);
-            for (var trial = 1; trial <= _settings.Trials; trial++)
-            {
-                onTrial(trial);
-                trials.Add(await RunAsync(calls, _settings.TrialDuration, stride));
-            }
-
-            return new CellResult(workload, _settings.Clients, trials);
+            return new OpenCell(this, workload, sessions, calls, stride);
         }
-        catch (Exception exception) when (exception is not (MeasurementException or CellRefusedException))
-        {
-            throw new MeasurementException($"{workload.Suite}/{workload.Operation} over {workload.Target.Label} failed: {exception.Message}", exception);
-        }
-        finally
+        catch (Exception exception)
         {
             foreach (var session in sessions)
+            {
+                await session.DisposeAsync();
+            }
+
+            throw exception is MeasurementException or CellRefusedException ? exception : Failed(workload, exception);
+        }
+    }
+
+    private static MeasurementException Failed(Workload workload, Exception exception) =>
+        new($"{workload.Suite}/{workload.Operation} over {workload.Target.Label} failed: {exception.Message}", exception);
+
+    /// <summary>A cell with its clients connected and warmed up, collecting trials.</summary>
+    internal sealed class OpenCell : IAsyncDisposable
+    {
+        private readonly TrialRunner _runner;
+        private readonly RpcClientSession[] _sessions;
+        private readonly Func<Task>[] _calls;
+        private readonly List<TrialResult> _trials = [];
+        private readonly long _stride;
+
+        public OpenCell(TrialRunner runner, Workload workload, RpcClientSession[] sessions, Func<Task>[] calls, long stride)
+        {
+            _runner = runner;
+            Workload = workload;
+            _sessions = sessions;
+            _calls = calls;
+            _stride = stride;
+        }
+
+        public Workload Workload { get; }
+
+        public IReadOnlyList<TrialResult> Trials => _trials;
+
+        public async Task RunTrialAsync()
+        {
+            try
+            {
+                _trials.Add(await RunAsync(_calls, _runner._settings.TrialDuration, _stride));
+            }
+            catch (Exception exception) when (exception is not MeasurementException)
+            {
+                throw Failed(Workload, exception);
+            }
+        }
+
+        public CellResult Result() => new(Workload, _runner._settings.Clients, _trials);
+
+        public async ValueTask DisposeAsync()
+        {
+            foreach (var session in _sessions)
             {
                 await session.DisposeAsync();
             }

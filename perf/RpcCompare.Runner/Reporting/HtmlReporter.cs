@@ -44,29 +44,19 @@ internal static class HtmlReporter
             html.Append(CultureInfo.InvariantCulture, $"<div class=\"chart\"><canvas data-chart=\"{Encode(suite)}\"></canvas></div>");
             foreach (var table in tables.Where(t => t.Suite == suite))
             {
-                html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(table.Title)}</h3><table><tr>");
-                foreach (var column in table.Columns)
-                {
-                    html.Append(CultureInfo.InvariantCulture, $"<th>{Encode(column)}</th>");
-                }
+                AppendTable(html, table);
+            }
 
-                html.Append("</tr>");
-                foreach (var row in table.Rows)
-                {
-                    html.Append("<tr>");
-                    foreach (var cell in row)
-                    {
-                        html.Append(CultureInfo.InvariantCulture, $"<td>{Encode(cell)}</td>");
-                    }
+            html.Append("</section>");
+        }
 
-                    html.Append("</tr>");
-                }
-
-                html.Append("</table>");
-                if (table.Note is { } note)
-                {
-                    html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\">{Encode(note)}</p>");
-                }
+        // Tables about the run rather than one suite (repeatability, with --repeat).
+        foreach (var group in tables.Where(t => !report.Settings.Suites.Contains(t.Suite)).GroupBy(t => t.Suite))
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<section id=\"{Encode(group.Key)}\"><h2>{Encode(group.Key)}</h2>");
+            foreach (var table in group)
+            {
+                AppendTable(html, table);
             }
 
             html.Append("</section>");
@@ -84,6 +74,33 @@ internal static class HtmlReporter
         }
 
         return html.ToString();
+    }
+
+    private static void AppendTable(StringBuilder html, ReportTable table)
+    {
+        html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(table.Title)}</h3><table><tr>");
+        foreach (var column in table.Columns)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<th>{Encode(column)}</th>");
+        }
+
+        html.Append("</tr>");
+        foreach (var row in table.Rows)
+        {
+            html.Append("<tr>");
+            foreach (var cell in row)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<td>{Encode(cell)}</td>");
+            }
+
+            html.Append("</tr>");
+        }
+
+        html.Append("</table>");
+        if (table.Note is { } note)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\">{Encode(note)}</p>");
+        }
     }
 
     private static void Definition(StringBuilder html, string term, string value) =>

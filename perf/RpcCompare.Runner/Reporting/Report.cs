@@ -14,12 +14,14 @@ internal sealed record Report(
     IReadOnlyList<MeasurementRecord> Measurements,
     IReadOnlyList<BreakEvenCurve> BreakEven,
     IReadOnlyList<NotMeasured> NotMeasured,
-    IReadOnlyList<RefusedCell> Refused)
+    IReadOnlyList<RefusedCell> Refused,
+    Repeatability? Repeatability)
 {
-    public const string SchemaName = "rpccompare-report/1";
+    public const string SchemaName = "rpccompare-report/2";
 }
 
-internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, bool Pinned, string HostMode)
+internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, bool Pinned, string HostMode,
+    int Repetitions, double NoiseThreshold)
 {
     /// <summary>Pinning in words: an already-running host is not the runner's to pin.</summary>
     public string PinningDescription => (Pinned, HostMode.StartsWith("already running", StringComparison.Ordinal)) switch
@@ -48,7 +50,12 @@ internal sealed record MeasurementRecord(
     double? RatioToNative,
     double? OverheadShare,
     int Trials,
-    long Calls);
+    long Calls,
+    Spread? RatioToPipesSpread,
+    Spread? PipesFasterPercent,
+    Spread? OverheadShareSpread,
+    double TrialSpread,
+    bool Noisy);
 
 internal sealed record BreakEvenPoint(long Size, double WorkMicroseconds, double OverheadShare);
 
@@ -57,6 +64,18 @@ internal sealed record BreakEvenThreshold(double Share, double? WorkMicroseconds
 internal sealed record BreakEvenCurve(string Sweep, string Binding, IReadOnlyList<BreakEvenPoint> Points, IReadOnlyList<BreakEvenThreshold> Thresholds);
 
 internal sealed record NotMeasured(string Binding, string Reason);
+
+/// <summary>How much each headline figure moved between the repetitions of one invocation (--repeat).</summary>
+internal sealed record Repeatability(int Repetitions, double TargetDeviation, IReadOnlyList<HeadlineMovement> Headlines)
+{
+    /// <summary>The largest deviation from its median any headline showed, as a share.</summary>
+    public double WorstDeviation => Headlines.Count == 0 ? 0 : Headlines.Max(h => h.MaxDeviation);
+
+    public int WithinTarget => Headlines.Count(h => h.MaxDeviation <= TargetDeviation);
+}
+
+/// <summary>One headline figure (ratio to pipes, overhead share, ratio to the native floor) in every repetition.</summary>
+internal sealed record HeadlineMovement(string Suite, string Operation, long? Size, string Binding, string Metric, IReadOnlyList<double> Values, double Median, double MaxDeviation);
 
 /// <summary>A cell whose request the binding refused as over its message limit: no figure, the refusal instead.</summary>
 internal sealed record RefusedCell(string Suite, string Operation, string Binding, long? Size, string Reason);

@@ -12,7 +12,10 @@ internal static class ReportBuilder
     public const string NativeLabel = "native-uds";
     public static readonly double[] BreakEvenShares = [0.10, 0.01];
 
-    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native)
+    /// <summary>The repeatability goal: every headline within ±5% of its median across repetitions.</summary>
+    public const double RepeatabilityTarget = 0.05;
+
+    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native, double noiseThreshold)
     {
         var byKey = cells.ToDictionary(c => Key(c));
         var records = new List<MeasurementRecord>();
@@ -21,7 +24,13 @@ internal static class ReportBuilder
             var workload = cell.Workload;
             var pipes = byKey.GetValueOrDefault(Key(cell, BindingNames.Pipes));
             var inproc = byKey.GetValueOrDefault(Key(cell, BindingNames.InProc));
-            double? ratioToPipes = pipes is null ? null : cell.CallsPerSecond.Median / pipes.CallsPerSecond.Median;
+            // Ratios pair trial t of one cell with trial t of the other: they ran side by side.
+            var ratioToPipes = pipes is null ? null : Paired(cell, pipes, (c, p) => c / p);
+            var pipesFaster = pipes is null ? null : Paired(cell, pipes, (c, p) => ((p / c) - 1) * 100);
+            // 1 − t(inproc)/t(binding) with t = clients / rate: 1 − rate(binding)/rate(inproc).
+            var overheadShare = inproc is null ? null : Paired(cell, inproc, (c, i) => 1 - (c / i));
+            var trialSpread = Relative(cell.CallsPerSecond);
+            var noisy = trialSpread > noiseThreshold || (ratioToPipes is { } pairs && Relative(pairs) > noiseThreshold);
             // The floor is one pair of processes: only a one-client rate compares with it.
             double? ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
                 ? cell.CallsPerSecond.Median / floor.Median
@@ -37,17 +46,23 @@ internal static class ReportBuilder
                 cell.LatencyMicroseconds,
                 cell.AllocatedBytesPerCall,
                 workload.Suite == "payload" ? cell.CallsPerSecond.Scale(workload.PayloadBytes / 1e6) : null,
-                ratioToPipes,
-                ratioToPipes is { } r ? (r - 1) * 100 : null,
+                ratioToPipes?.Median,
+                ratioToPipes is { } r ? (r.Median - 1) * 100 : null,
                 ratioToNative,
-                inproc is null ? null : OverheadShare(inproc, cell),
+                overheadShare?.Median,
                 cell.Trials.Count,
-                cell.TotalCalls));
+                cell.TotalCalls,
+                ratioToPipes,
+                pipesFaster,
+                overheadShare,
+                trialSpread,
+                noisy));
         }
 
         foreach (var (size, rate) in native.OrderBy(n => n.Key))
         {
-            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, null, null, 1.0, null, 0, 0));
+            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, null, null, 1.0, null, 0, 0,
+                null, null, null, Relative(rate), Relative(rate) > noiseThreshold));
         }
 
         return records;
@@ -89,6 +104,72 @@ internal static class ReportBuilder
 
         return curves;
     }
+
+    /// <summary>
+    /// Per binding headline (ratio to pipes, overhead share, ratio to the native floor), its value
+    /// in every repetition and its largest deviation from their median; null for one repetition.
+    /// </summary>
+    public static Repeatability? Repeatability(IReadOnlyList<Repetition> repetitions, double noiseThreshold)
+    {
+        if (repetitions.Count < 2)
+        {
+            return null;
+        }
+
+        var values = new Dictionary<(string Suite, string Operation, long? Size, string Binding, string Metric), List<double>>();
+        foreach (var repetition in repetitions)
+        {
+            foreach (var record in Measurements(repetition.Cells, repetition.Native, noiseThreshold))
+            {
+                // A binding's ratio to itself (pipes) or share against itself (inproc) says nothing.
+                Add(record, "ratio to pipes", record.Binding == BindingNames.Pipes ? null : record.RatioToPipes);
+                Add(record, "overhead share", record.Binding == BindingNames.InProc ? null : record.OverheadShare);
+                Add(record, "ratio to native", record.Binding == NativeLabel ? null : record.RatioToNative);
+            }
+        }
+
+        var headlines = values
+            .Where(v => v.Value.Count == repetitions.Count)
+            .Select(v =>
+            {
+                var median = Statistics.Median(v.Value);
+                var deviation = median == 0 ? 0 : v.Value.Max(x => Math.Abs(x - median)) / Math.Abs(median);
+                return new HeadlineMovement(v.Key.Suite, v.Key.Operation, v.Key.Size, v.Key.Binding, v.Key.Metric, v.Value, median, deviation);
+            })
+            .ToList();
+        return new Repeatability(repetitions.Count, RepeatabilityTarget, headlines);
+
+        void Add(MeasurementRecord record, string metric, double? value)
+        {
+            if (value is not { } v)
+            {
+                return;
+            }
+
+            var key = (record.Suite, record.Operation, record.Size, record.Binding, metric);
+            if (!values.TryGetValue(key, out var list))
+            {
+                values[key] = list = [];
+            }
+
+            list.Add(v);
+        }
+    }
+
+    /// <summary>f(trial t of <paramref name="cell"/>, trial t of <paramref name="other"/>) for every t: median, min, max.</summary>
+    private static Spread? Paired(CellResult cell, CellResult other, Func<double, double, double> f)
+    {
+        if (cell.Trials.Count != other.Trials.Count)
+        {
+            return null;
+        }
+
+        var pairs = cell.Trials.Zip(other.Trials, (a, b) => f(a.CallsPerSecond, b.CallsPerSecond)).ToArray();
+        return new Spread(Statistics.Median(pairs), pairs.Min(), pairs.Max());
+    }
+
+    /// <summary>(max − min) / median: how far apart the trials are, relative to the figure.</summary>
+    private static double Relative(Spread spread) => spread.Median == 0 ? 0 : (spread.Max - spread.Min) / Math.Abs(spread.Median);
 
     private static double OverheadShare(CellResult inproc, CellResult binding) =>
         1 - inproc.MicrosecondsPerCall / binding.MicrosecondsPerCall;

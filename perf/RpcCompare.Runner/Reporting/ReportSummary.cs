@@ -15,8 +15,13 @@ internal static class ReportSummary
             ("Pinned to one CPU", settings.PinningDescription),
             ("Native floor", environment.NativeFloor),
             ("Method", $"{settings.Trials} trials of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; " +
+                "trials interleaved across the bindings of a row (trial 1 of each, then trial 2, each starting one binding later), " +
+                "ratios from the trials that ran side by side (median, min–max); " +
                 $"{settings.Clients} client(s) in a closed loop; host: {settings.HostMode}; {report.DurationSeconds:0} s in all" +
+                (settings.Repetitions > 1 ? $"; {settings.Repetitions} repetitions of the whole selection, trials pooled" : "") +
                 (settings.Quick ? "; --quick (minimal trials: smoke figures, not for comparison)" : "")),
+            ("Noisy cells", $"marked {ReportTables.NoisyMark}: trials (or their paired ratios to pipes) span more than {settings.NoiseThreshold:P0} of their median"),
+            .. Repeatability(report),
         ];
     }
 
@@ -26,6 +31,17 @@ internal static class ReportSummary
         .. report.Bindings.Select(b => (b.Label, b.Configuration)),
         .. report.NotMeasured.Select(m => (m.Binding, "not measured: " + m.Reason)),
     ];
+
+    private static IEnumerable<(string, string)> Repeatability(Report report)
+    {
+        if (report.Repeatability is not { } r)
+        {
+            yield break;
+        }
+
+        yield return ("Repeatability", $"{r.WithinTarget} of {r.Headlines.Count} headline figures stayed within ±{r.TargetDeviation:P0} of their median over {r.Repetitions} repetitions; " +
+            $"the largest deviation was ±{r.WorstDeviation:P1}");
+    }
 
     private static string Gc(GcInfo gc) => gc.Server is { } server ? $"{(server ? "server" : "workstation")}, {gc.Mode}, {gc.Datas}" : gc.Mode;
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using RpcCompare.Bindings;
 
 namespace RpcCompare.Runner.Reporting;
 
@@ -45,17 +46,65 @@ internal static class ReportTables
                     tables.Add(BreakEvenTable(report));
                     break;
                 default:
-                    tables.Add(Matrix(suite, $"{suite}: calls per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
-                    tables.Add(Matrix(suite, $"{suite}: difference to pipes", records, m => m.DifferenceToPipesPercent is { } d ? d.ToString("+0.0;-0.0;0.0", s_culture) + "%" : null));
+                    if (suite == "ops")
+                    {
+                        tables.Add(Matrix(suite, "ops: calls per second, and how much faster the raw pipe is (the 2009 table's shape)", records, PipesFaster,
+                            "pipes +N%: the raw pipe's rate over the binding's, minus 1, as a median of side-by-side trials."));
+                    }
+
+                    tables.Add(Matrix(suite, $"{suite}: calls per second, median (min–max)", records, m => Noisy(m, Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0"))));
+                    tables.Add(Matrix(suite, $"{suite}: ratio to pipes, median (min–max) of side-by-side trials", records,
+                        m => m.RatioToPipesSpread is { } r ? Noisy(m, Spread(r.Median, r.Min, r.Max, "0.000")) : null));
                     tables.Add(Matrix(suite, $"{suite}: latency p50 / p99 (µs)", records, Latency));
-                    tables.Add(Matrix(suite, $"{suite}: overhead share 1 − t(inproc)/t(binding)", records, m => m.OverheadShare is { } o ? o.ToString("P1", s_culture) : null,
+                    tables.Add(Matrix(suite, $"{suite}: overhead share 1 − t(inproc)/t(binding), median (min–max)", records,
+                        m => m.OverheadShareSpread is { } o ? $"{o.Median.ToString("P1", s_culture)} ({o.Min.ToString("P1", s_culture)}–{o.Max.ToString("P1", s_culture)})" : null,
                         "How much of each call is framework and transport rather than the operation's own work."));
                     break;
             }
         }
 
+        if (report.Repeatability is { } repeatability)
+        {
+            tables.Add(RepeatabilityTable(repeatability));
+        }
+
         return tables;
     }
+
+    /// <summary>Appended to a cell whose trials disagree by more than the run's noise threshold.</summary>
+    public const string NoisyMark = "†";
+
+    /// <summary>The headlines that moved most between repetitions, worst first.</summary>
+    public const int RepeatabilityRows = 25;
+
+    private static string Noisy(MeasurementRecord record, string text) => record.Noisy ? $"{text} {NoisyMark}" : text;
+
+    private static string? PipesFaster(MeasurementRecord record)
+    {
+        var rate = record.CallsPerSecond.Median.ToString("#,0", s_culture);
+        return record.PipesFasterPercent is { } p && record.Binding != BindingNames.Pipes
+            ? Noisy(record, $"{rate} (pipes {p.Median.ToString("+#,0;-#,0;0", s_culture)}%)")
+            : Noisy(record, rate);
+    }
+
+    private static ReportTable RepeatabilityTable(Repeatability repeatability)
+    {
+        var rows = repeatability.Headlines
+            .OrderByDescending(h => h.MaxDeviation)
+            .Take(RepeatabilityRows)
+            .Select(h => (IReadOnlyList<string>)[
+                $"{h.Suite} · {RowName(h.Suite, h.Operation, h.Size)} · {h.Binding}",
+                h.Metric,
+                .. h.Values.Select(v => Headline(h.Metric, v)),
+                $"±{h.MaxDeviation.ToString("P1", s_culture)}"])
+            .ToList();
+        return new ReportTable("repeatability", $"repeatability: the {Math.Min(RepeatabilityRows, repeatability.Headlines.Count)} headline figures that moved most over {repeatability.Repetitions} repetitions",
+            ["cell", "figure", .. Enumerable.Range(1, repeatability.Repetitions).Select(i => $"#{i}"), "max deviation"], rows,
+            $"{repeatability.WithinTarget} of {repeatability.Headlines.Count} headline figures within ±{repeatability.TargetDeviation.ToString("P0", s_culture)} of their median; report.json lists all.");
+    }
+
+    private static string Headline(string metric, double value) =>
+        metric == "overhead share" ? value.ToString("P1", s_culture) : value.ToString("0.000", s_culture);
 
     /// <summary>The text of a cell whose request the binding refused as over its message limit (see the refused list).</summary>
     public const string RefusedCellText = "refused: over limit";

@@ -1,0 +1,122 @@
+using RpcCompare.Bindings;
+using RpcCompare.Runner.Measurement;
+using RpcCompare.Runner.Reporting;
+
+namespace RpcCompare.Runner.Tests;
+
+/// <summary>Ratios from side-by-side trials, noise marks, repetitions and the interleaving order.</summary>
+public sealed class PairedFiguresTests
+{
+    [Fact]
+    public void RatioToPipes_PairsTrialTWithTrialT_NotMedianWithMedian()
+    {
+        // Both drift together: trial by trial the binding runs at exactly half the pipe's rate,
+        // although their medians (200 and 500) would say 0.4.
+        var pipes = Cell(BindingNames.Pipes, 100, 500, 1000);
+        var grpc = Cell(BindingNames.GrpcTcp, 50, 250, 500);
+        var pipesRecord = Record(pipes, [pipes, grpc]);
+
+        var record = Record(grpc, [pipes, grpc]);
+
+        Assert.Equal(new Spread(0.5, 0.5, 0.5), record.RatioToPipesSpread);
+        Assert.Equal(0.5, record.RatioToPipes);
+        Assert.Equal(new Spread(100, 100, 100), record.PipesFasterPercent);
+        Assert.Equal(new Spread(1, 1, 1), pipesRecord.RatioToPipesSpread);
+    }
+
+    [Fact]
+    public void OverheadShare_IsPairedWithInprocTrialByTrial()
+    {
+        var inproc = Cell(BindingNames.InProc, 1000, 2000, 4000);
+        var wcf = Cell(BindingNames.WcfNetTcp, 100, 1000, 400);
+
+        var record = Record(wcf, [inproc, wcf]);
+
+        // 1 − rate(binding)/rate(inproc) per trial: 0.9, 0.5, 0.9.
+        Assert.Equal(0.9, record.OverheadShareSpread!.Median, 9);
+        Assert.Equal(0.5, record.OverheadShareSpread.Min, 9);
+        Assert.Equal(0.9, record.OverheadShare!.Value, 9);
+    }
+
+    [Theory]
+    [InlineData(new double[] { 1000, 1050, 1040 }, 0.10, false)]
+    [InlineData(new double[] { 1000, 1200, 1040 }, 0.10, true)]
+    [InlineData(new double[] { 1000, 1200, 1040 }, 0.25, false)]
+    public void Noisy_WhenTrialsSpanMoreThanTheThreshold(double[] rates, double threshold, bool noisy)
+    {
+        var cell = Cell(BindingNames.Pipes, rates);
+
+        var record = Assert.Single(ReportBuilder.Measurements([cell], new Dictionary<int, Spread>(), threshold));
+
+        Assert.Equal(noisy, record.Noisy);
+        Assert.Equal((rates.Max() - rates.Min()) / 1040, record.TrialSpread, 9);
+    }
+
+    [Fact]
+    public void Noisy_WhenSteadyTrialsGiveUnsteadyRatios()
+    {
+        // Each cell alone is within 10%, but they moved in opposite directions trial by trial.
+        var pipes = Cell(BindingNames.Pipes, 1000, 1060, 1000);
+        var grpc = Cell(BindingNames.GrpcTcp, 500, 470, 500);
+
+        Assert.True(Record(grpc, [pipes, grpc]).Noisy);
+        Assert.False(Record(pipes, [pipes, grpc]).Noisy);
+    }
+
+    [Fact]
+    public void Repeatability_ReportsEachHeadlineInEveryRepetition_AndItsLargestDeviation()
+    {
+        var first = new Repetition(1, [Cell(BindingNames.Pipes, 1000), Cell(BindingNames.GrpcTcp, 500), Cell(BindingNames.InProc, 2000)], []);
+        var second = new Repetition(2, [Cell(BindingNames.Pipes, 1000), Cell(BindingNames.GrpcTcp, 550), Cell(BindingNames.InProc, 2000)], []);
+        var third = new Repetition(3, [Cell(BindingNames.Pipes, 1000), Cell(BindingNames.GrpcTcp, 500), Cell(BindingNames.InProc, 2000)], []);
+
+        var repeatability = ReportBuilder.Repeatability([first, second, third], 0.10)!;
+
+        var ratio = Assert.Single(repeatability.Headlines, h => h.Binding == BindingNames.GrpcTcp && h.Metric == "ratio to pipes");
+        Assert.Equal([0.5, 0.55, 0.5], ratio.Values);
+        Assert.Equal(0.1, ratio.MaxDeviation, 9);
+        // No ratio of pipes to itself, no share of inproc against itself.
+        Assert.DoesNotContain(repeatability.Headlines, h => h.Binding == BindingNames.Pipes && h.Metric == "ratio to pipes");
+        Assert.DoesNotContain(repeatability.Headlines, h => h.Binding == BindingNames.InProc && h.Metric == "overhead share");
+        Assert.Equal(0.1, repeatability.WorstDeviation, 9);
+        Assert.Null(ReportBuilder.Repeatability([first], 0.10));
+    }
+
+    [Fact]
+    public void Pool_ConcatenatesEachCellsTrialsInRepetitionOrder()
+    {
+        var workload = Workload(BindingNames.Pipes);
+        var first = new Repetition(1, [new CellResult(workload, 1, [Trial(1000), Trial(1100)])], new() { [12] = new Spread(10, 9, 11) });
+        var second = new Repetition(2, [new CellResult(workload, 1, [Trial(1200), Trial(1300)])], new() { [12] = new Spread(20, 8, 21) });
+
+        var pooled = Repetition.Pool([first, second]);
+
+        Assert.Equal([1000, 1100, 1200, 1300], Assert.Single(pooled.Cells).Trials.Select(t => t.CallsPerSecond));
+        Assert.Equal(new Spread(15, 8, 21), pooled.Native[12]);
+    }
+
+    [Fact]
+    public void TrialOrder_PutsEveryCellInEveryPositionOnceOverAsManyTrials()
+    {
+        const int cells = 7;
+        var orders = Enumerable.Range(1, cells).Select(t => TrialOrder.For(t, cells).ToList()).ToList();
+
+        Assert.All(orders, order => Assert.Equal(Enumerable.Range(0, cells), order.Order()));
+        for (var position = 0; position < cells; position++)
+        {
+            Assert.Equal(Enumerable.Range(0, cells), orders.Select(o => o[position]).Order());
+        }
+    }
+
+    private static MeasurementRecord Record(CellResult cell, IReadOnlyList<CellResult> row) =>
+        ReportBuilder.Measurements(row, new Dictionary<int, Spread>(), 0.10).Single(r => r.Binding == cell.Workload.Target.Label);
+
+    private static CellResult Cell(string binding, params double[] rates) =>
+        new(Workload(binding), 1, [.. rates.Select(Trial)]);
+
+    private static TrialResult Trial(double rate) => new((long)rate, 1.0, 0, []);
+
+    // One workload per binding for the same cell of the table.
+    private static Workload Workload(string binding) =>
+        new("ops", "Ping", new BindingTarget(binding, binding, "", ""), null, 0, _ => () => Task.CompletedTask);
+}
