@@ -56,7 +56,7 @@ internal sealed class ComparisonRun
                 EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null),
                 new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode,
                     _options.Repeat, _options.NoiseThreshold),
-                [.. targets.Concat(extraPingPongTargets).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
+                [.. targets.Concat(extraPingPongTargets).Concat(workloads.Select(w => w.Target)).DistinctBy(t => t.Label).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
                 ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold),
                 ReportBuilder.BreakEven(pooled.Cells),
                 notMeasured,
@@ -186,12 +186,32 @@ internal sealed class ComparisonRun
         var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * trialSeconds;
         var nativeSizes = native is { IsAvailable: true } ? PingPongSuite.Sizes : [];
         var rows = workloads.GroupBy(w => (w.Suite, w.Operation, w.Size)).Select(g => g.ToList()).ToList();
-        var planned = _options.Repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * trialSeconds));
+        var planned = (workloads.Count * settings.WarmUp.TotalSeconds)
+            + (_options.Repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * trialSeconds)));
         var repetitions = new List<Repetition>();
         var refused = new List<RefusedCell>();
         var progress = new RunProgress(_console, planned);
         await progress.RunAsync(async report =>
         {
+            // One unmeasured warm-up of every cell first: the host runs every binding's code before
+            // any trial, so the first rows are not measured while the runtime is still compiling
+            // (tiering up) the code paths of bindings measured later.
+            for (var i = 0; i < workloads.Count; i++)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                report($"warm-up pass [{i + 1}/{workloads.Count}] {workloads[i].Suite} · {workloads[i].Operation} · {workloads[i].Target.Label}", 0);
+                try
+                {
+                    await using var cell = await runner.OpenAsync(workloads[i]);
+                }
+                catch (CellRefusedException)
+                {
+                    // Recorded when the row is measured.
+                }
+
+                report(null, settings.WarmUp.TotalSeconds);
+            }
+
             for (var r = 1; r <= _options.Repeat; r++)
             {
                 var repetition = new Repetition(r, [], []);

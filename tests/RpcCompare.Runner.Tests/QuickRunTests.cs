@@ -27,6 +27,11 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
             cells.Add("ops", operation, null);
         }
 
+        foreach (var clients in new long[] { 1, 4, 16, 64 })
+        {
+            cells.Add("scaling", "Ping", clients);
+        }
+
         foreach (var operation in new[] { "void()", "void(int)", "int()", "int(int)", "void(struct)" })
         {
             cells.Add("shapes", operation, null);
@@ -155,6 +160,22 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     }
 
     [Fact]
+    public void Scaling_MeasuresEachStepWithThatManyClients_AndGrpcAlsoOnOneChannel()
+    {
+        var scaling = _run.Measurements.Where(m => m.GetProperty("suite").GetString() == "scaling").ToList();
+
+        Assert.All(scaling, m => Assert.Equal(Size(m), m.GetProperty("clients").GetInt32()));
+        foreach (var label in new[] { "grpc-tcp/one-channel", "grpc-uds/one-channel" })
+        {
+            Assert.Equal([1L, 4, 16, 64], scaling.Where(m => m.GetProperty("binding").GetString() == label).Select(m => Size(m)!.Value).Order());
+        }
+
+        var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
+        Assert.Contains("| highest rate at |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| Ping, 64 clients |", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void ReportJson_RecordsEnvironmentSettingsAndUnmeasuredBindings()
     {
         var environment = _run.Root.GetProperty("environment");
@@ -165,10 +186,10 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.True(environment.GetProperty("logicalCpus").GetInt32() > 0);
         Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
         Assert.False(environment.GetProperty("pinned").GetBoolean());
-        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
+        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
         Assert.True(settings.GetProperty("quick").GetBoolean());
         Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());
-        Assert.Equal(s_bindings.Append("pipes/inline-io"), _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
+        Assert.Equal([.. s_bindings, "pipes/inline-io", "grpc-tcp/one-channel", "grpc-uds/one-channel"], _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
         Assert.All(_run.Root.GetProperty("bindings").EnumerateArray(), b => Assert.False(string.IsNullOrWhiteSpace(b.GetProperty("configuration").GetString())));
     }
 
@@ -177,7 +198,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var html = File.ReadAllText(Path.Combine(_run.Directory, "report.html"));
 
-        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven" })
+        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven", "scaling" })
         {
             Assert.Contains($"<section id=\"suite-{suite}\">", html, StringComparison.Ordinal);
             Assert.Contains($"<canvas data-chart=\"{suite}\">", html, StringComparison.Ordinal);
@@ -194,7 +215,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
 
-        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call" })
+        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call", "scaling: calls per second by concurrent clients" })
         {
             Assert.Contains("## " + title, markdown, StringComparison.Ordinal);
             Assert.Contains(title, _run.Console, StringComparison.Ordinal);

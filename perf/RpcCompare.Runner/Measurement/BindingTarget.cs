@@ -8,4 +8,8 @@ namespace RpcCompare.Runner.Measurement;
 /// <param name="Binding">The binding name the client factory takes.</param>
 /// <param name="Address">Where the binding listens.</param>
 /// <param name="Configuration">How it is configured, in words, for the report.</param>
-internal sealed record BindingTarget(string Label, string Binding, string Address, string Configuration);
+/// <param name="ConnectionPerClient">
+/// Give every client of a cell its own client factory, hence its own connection on every
+/// binding (gRPC shares one channel per address and factory otherwise).
+/// </param>
+internal sealed record BindingTarget(string Label, string Binding, string Address, string Configuration, bool ConnectionPerClient = false);

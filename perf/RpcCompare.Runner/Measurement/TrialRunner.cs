@@ -32,8 +32,12 @@ internal sealed class TrialRunner
     /// <summary>Connects the cell's clients, makes the first call on each and warms up.</summary>
     public async Task<OpenCell> OpenAsync(Workload workload)
     {
-        var sessions = Enumerable.Range(0, _settings.Clients)
-            .Select(_ => new RpcClientSession(_factory, workload.Target.Binding, workload.Target.Address))
+        var clients = workload.Clients ?? _settings.Clients;
+        var ownFactories = workload.Target.ConnectionPerClient
+            ? Enumerable.Range(0, clients).Select(_ => RpcClientFactory.CreateDefault()).ToArray()
+            : [];
+        var sessions = Enumerable.Range(0, clients)
+            .Select(i => new RpcClientSession(ownFactories.Length > 0 ? ownFactories[i] : _factory, workload.Target.Binding, workload.Target.Address))
             .ToArray();
         try
         {
@@ -54,13 +58,18 @@ internal sealed class TrialRunner
             // Sample latencies at an even stride so a fast binding's percentiles cover the whole trial.
             var expected = warmUp.CallsPerSecond * _settings.TrialDuration.TotalSeconds;
             var stride = Math.Max(1, (long)Math.Ceiling(expected / MeasurementSettings.MaxLatencySamples));
-            return new OpenCell(this, workload, sessions, calls, stride);
+            return new OpenCell(this, workload, sessions, ownFactories, calls, stride);
         }
         catch (Exception exception)
         {
             foreach (var session in sessions)
             {
                 await session.DisposeAsync();
+            }
+
+            foreach (var factory in ownFactories)
+            {
+                factory.Dispose();
             }
 
             throw exception is MeasurementException or CellRefusedException ? exception : Failed(workload, exception);
@@ -75,15 +84,17 @@ internal sealed class TrialRunner
     {
         private readonly TrialRunner _runner;
         private readonly RpcClientSession[] _sessions;
+        private readonly RpcClientFactory[] _ownFactories;
         private readonly Func<Task>[] _calls;
         private readonly List<TrialResult> _trials = [];
         private readonly long _stride;
 
-        public OpenCell(TrialRunner runner, Workload workload, RpcClientSession[] sessions, Func<Task>[] calls, long stride)
+        public OpenCell(TrialRunner runner, Workload workload, RpcClientSession[] sessions, RpcClientFactory[] ownFactories, Func<Task>[] calls, long stride)
         {
             _runner = runner;
             Workload = workload;
             _sessions = sessions;
+            _ownFactories = ownFactories;
             _calls = calls;
             _stride = stride;
         }
@@ -104,13 +115,18 @@ internal sealed class TrialRunner
             }
         }
 
-        public CellResult Result() => new(Workload, _runner._settings.Clients, _trials);
+        public CellResult Result() => new(Workload, _sessions.Length, _trials);
 
         public async ValueTask DisposeAsync()
         {
             foreach (var session in _sessions)
             {
                 await session.DisposeAsync();
+            }
+
+            foreach (var factory in _ownFactories)
+            {
+                factory.Dispose();
             }
         }
     }

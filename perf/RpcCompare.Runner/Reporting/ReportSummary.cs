@@ -15,7 +15,7 @@ internal static class ReportSummary
             ("Pinned to one CPU", settings.PinningDescription),
             ("Native floor", environment.NativeFloor),
             ("Method", $"{settings.Trials} trials of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; " +
-                "trials interleaved across the bindings of a row (trial 1 of each, then trial 2, each starting one binding later), " +
+                "one unmeasured warm-up pass over every cell first; trials interleaved across the bindings of a row (trial 1 of each, then trial 2, each starting one binding later), " +
                 "ratios from the trials that ran side by side (median, min–max); " +
                 $"{settings.Clients} client(s) in a closed loop; host: {settings.HostMode}; {report.DurationSeconds:0} s in all" +
                 (settings.Repetitions > 1 ? $"; {settings.Repetitions} repetitions of the whole selection, trials pooled" : "") +

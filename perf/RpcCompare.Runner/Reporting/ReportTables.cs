@@ -41,6 +41,10 @@ internal static class ReportTables
                         "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
                     tables.Add(Matrix(suite, "pingpong: latency p50 / p99 (µs)", records, Latency));
                     break;
+                case "scaling":
+                    tables.Add(ScalingTable(records, refused));
+                    tables.Add(Matrix(suite, "scaling: latency p50 / p99 (µs)", records, Latency));
+                    break;
                 case "breakeven":
                     tables.Add(Matrix(suite, "breakeven: overhead share 1 − t(inproc)/t(binding) as work grows", records, m => m.OverheadShare is { } o ? o.ToString("P1", s_culture) : null));
                     tables.Add(BreakEvenTable(report));
@@ -85,6 +89,20 @@ internal static class ReportTables
         return record.PipesFasterPercent is { } p && record.Binding != BindingNames.Pipes
             ? Noisy(record, $"{rate} (pipes {p.Median.ToString("+#,0;-#,0;0", s_culture)}%)")
             : Noisy(record, rate);
+    }
+
+    /// <summary>Calls per second at each step, as a multiple of the one-client rate, and the step where each column peaked.</summary>
+    private static ReportTable ScalingTable(IReadOnlyList<MeasurementRecord> records, IReadOnlyList<RefusedCell> refused)
+    {
+        var table = Matrix("scaling", "scaling: calls per second by concurrent clients, median (× the 1-client rate)", records, refused, record =>
+        {
+            var single = records.FirstOrDefault(r => r.Binding == record.Binding && r.Size == 1);
+            var rate = Noisy(record, Number(record.CallsPerSecond.Median));
+            return single is null ? rate : $"{rate} (×{(record.CallsPerSecond.Median / single.CallsPerSecond.Median).ToString("0.00", s_culture)})";
+        }, "Each client on its own connection; /one-channel: every client's calls multiplexed on one gRPC channel. Two cores are shared by runner and host.");
+        var peaks = table.Columns.Skip(1)
+            .Select(binding => records.Where(r => r.Binding == binding).MaxBy(r => r.CallsPerSecond.Median) is { Size: { } clients } ? $"{clients} clients" : "–");
+        return table with { Rows = [.. table.Rows, ["highest rate at", .. peaks]] };
     }
 
     private static ReportTable RepeatabilityTable(Repeatability repeatability)
@@ -139,6 +157,7 @@ internal static class ReportTables
     private static string RowName(string suite, string operation, long? size) => size switch
     {
         null => operation,
+        { } clients when suite is "scaling" => $"{operation}, {clients} client{(clients == 1 ? "" : "s")}",
         { } bytes when suite is "payload" or "pingpong" => $"{operation} {Bytes(bytes)}",
         { } count => $"{operation} = {count.ToString("#,0", s_culture)}",
     };
