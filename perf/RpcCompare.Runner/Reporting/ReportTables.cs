@@ -86,7 +86,8 @@ internal static class ReportTables
     private static string? PipesFaster(MeasurementRecord record)
     {
         var rate = record.CallsPerSecond.Median.ToString("#,0", s_culture);
-        return record.PipesFasterPercent is { } p && record.Binding != BindingNames.Pipes
+        // inproc crosses no process boundary: "pipes −100%" against it would say nothing.
+        return record.PipesFasterPercent is { } p && record.Binding is not (BindingNames.Pipes or BindingNames.InProc)
             ? Noisy(record, $"{rate} (pipes {p.Median.ToString("+#,0;-#,0;0", s_culture)}%)")
             : Noisy(record, rate);
     }
