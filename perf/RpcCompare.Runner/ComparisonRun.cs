@@ -15,6 +15,8 @@ internal sealed class ComparisonRun
     private readonly RunnerOptions _options;
     private readonly IAnsiConsole _console;
     private readonly List<IAsyncDisposable> _cleanup = [];
+    private readonly Dictionary<string, HostAllocationMonitor> _monitors = new(StringComparer.Ordinal);
+    private string _hostAllocations = "not measured: the pingpong suite did not run";
 
     public ComparisonRun(RunnerOptions options, IAnsiConsole console)
     {
@@ -36,9 +38,10 @@ internal sealed class ComparisonRun
                 CpuPinning.PinSelfToCpu0();
             }
 
-            var (endpoints, hostMode) = await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList());
+            var readHostAllocations = suites.OfType<PingPongSuite>().Any();
+            var (endpoints, hostMode) = await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList(), readHostAllocations);
             var targets = Targets(requested, endpoints, notMeasured);
-            var extraPingPongTargets = await VariantTargetsAsync(suites, requested);
+            var extraPingPongTargets = await VariantTargetsAsync(suites, requested, readHostAllocations);
             PrepareSuites(suites, endpoints);
 
             var workloads = suites
@@ -48,16 +51,17 @@ internal sealed class ComparisonRun
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
             var pooled = Repetition.Pool(repetitions);
+            var hostAllocations = await HostAllocationsAsync(pooled.Cells);
 
             var report = new Report(
                 Report.SchemaName,
                 started,
                 clock.Elapsed.TotalSeconds,
-                EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null),
+                EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null, _hostAllocations),
                 new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode,
                     _options.Repeat, _options.NoiseThreshold),
                 [.. targets.Concat(extraPingPongTargets).Concat(workloads.Select(w => w.Target)).DistinctBy(t => t.Label).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
-                ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold),
+                ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold, hostAllocations),
                 ReportBuilder.BreakEven(pooled.Cells),
                 notMeasured,
                 refused,
@@ -97,7 +101,7 @@ internal sealed class ComparisonRun
         return (factory.Bindings, notMeasured);
     }
 
-    private async Task<(IReadOnlyDictionary<string, string> Endpoints, string Mode)> StartHostAsync(List<string> networkBindings)
+    private async Task<(IReadOnlyDictionary<string, string> Endpoints, string Mode)> StartHostAsync(List<string> networkBindings, bool readAllocations)
     {
         if (_options.HostEndpointsFile is { } file)
         {
@@ -106,12 +110,22 @@ internal sealed class ComparisonRun
                 throw new IOException($"No endpoints file at '{file}'. Start the host with --endpoints-file first.");
             }
 
+            if (readAllocations)
+            {
+                _hostAllocations = "not measured: the host was started elsewhere (--host), so the runner does not know its process";
+            }
+
             return (EndpointsFile.Read(file), $"already running ({file})");
         }
 
         _console.MarkupLine("Starting RpcCompare.Host ...");
         var host = await HostLauncher.StartAsync(networkBindings.Count == 0 ? [BindingNames.Pipes] : networkBindings, _options.Pin);
         _cleanup.Add(host);
+        if (readAllocations)
+        {
+            Monitor(host);
+        }
+
         return (host.Endpoints, "started by the runner as a separate process");
     }
 
@@ -160,7 +174,7 @@ internal sealed class ComparisonRun
     }
 
     // The ping-pong's second dispatch variant: a second host whose socket completions run inline.
-    private async Task<IReadOnlyList<BindingTarget>> VariantTargetsAsync(IReadOnlyList<ISuite> suites, IReadOnlyList<string> requested)
+    private async Task<IReadOnlyList<BindingTarget>> VariantTargetsAsync(IReadOnlyList<ISuite> suites, IReadOnlyList<string> requested, bool readAllocations)
     {
         if (!suites.OfType<PingPongSuite>().Any() || !requested.Contains(BindingNames.Pipes) || _options.HostEndpointsFile is not null)
         {
@@ -169,6 +183,11 @@ internal sealed class ComparisonRun
 
         var host = await HostLauncher.StartAsync([BindingNames.Pipes], _options.Pin, new Dictionary<string, string> { [BindingConfigurations.InlineCompletionsVariable] = "1" });
         _cleanup.Add(host);
+        if (readAllocations)
+        {
+            Monitor(host);
+        }
+
         return [new BindingTarget(BindingConfigurations.PipesInlineLabel, BindingNames.Pipes, host.Endpoints[BindingNames.Pipes], BindingConfigurations.PipesInline)];
     }
 
@@ -284,6 +303,47 @@ internal sealed class ComparisonRun
             }
         });
         return (repetitions, refused);
+    }
+
+    // Reads the host's runtime events for the whole run; every address it serves maps to it.
+    private void Monitor(HostLauncher host)
+    {
+        var monitor = HostAllocationMonitor.TryStart(host.ProcessId, out var whyNot);
+        if (monitor is null)
+        {
+            _hostAllocations = "not measured: " + whyNot;
+            return;
+        }
+
+        // Cleanup runs in list order: the session must end before its host is terminated.
+        _cleanup.Insert(0, monitor);
+        foreach (var address in host.Endpoints.Values)
+        {
+            _monitors[address] = monitor;
+        }
+
+        _hostAllocations = "GC AllocationTick events of the host's runtime, read over EventPipe (Microsoft.Diagnostics.NETCore.Client) and summed over " +
+            "each trial's window: exact amounts per ~100 KB allocated, so within ~100 KB per allocating thread at each end of a trial";
+    }
+
+    /// <summary>Bytes the host allocated per call during each cell's trials, for cells served by a monitored host.</summary>
+    private async Task<IReadOnlyDictionary<CellResult, double>> HostAllocationsAsync(IReadOnlyList<CellResult> cells)
+    {
+        foreach (var monitor in _monitors.Values.Distinct())
+        {
+            await monitor.StopAsync();
+        }
+
+        var perCall = new Dictionary<CellResult, double>();
+        foreach (var cell in cells)
+        {
+            if (cell.Workload.Target.Binding != BindingNames.InProc && _monitors.TryGetValue(cell.Workload.Target.Address, out var monitor) && cell.TotalCalls > 0)
+            {
+                perCall[cell] = (double)cell.Trials.Sum(t => monitor.AllocatedBetween(t.Window.Start, t.Window.End)) / cell.TotalCalls;
+            }
+        }
+
+        return perCall;
     }
 
     private string WriteReports(Report report, DateTimeOffset started)

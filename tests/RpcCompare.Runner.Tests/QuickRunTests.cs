@@ -121,6 +121,22 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
             if (suite == "pingpong")
             {
                 Assert.True(record.GetProperty("ratioToNative").GetDouble() > 0);
+                // Read from the host's runtime events. Its resolution is ~100 KB per thread, so only the
+                // largest echo (a new 248,832-byte array per reply on every binding) must show bytes in
+                // a smoke run's two 0.1 s trials.
+                var host = record.GetProperty("hostAllocatedBytesPerCall");
+                if (binding == "inproc")
+                {
+                    Assert.Equal(JsonValueKind.Null, host.ValueKind);
+                }
+                else if (size == 248_832)
+                {
+                    Assert.True(host.GetDouble() >= 100_000, $"{binding} {size}: {host.GetDouble()} bytes per round trip read from the host");
+                }
+                else
+                {
+                    Assert.InRange(host.GetDouble(), 0, double.MaxValue);
+                }
             }
         }
     }
@@ -186,6 +202,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.True(environment.GetProperty("logicalCpus").GetInt32() > 0);
         Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
         Assert.False(environment.GetProperty("pinned").GetBoolean());
+        Assert.StartsWith("GC AllocationTick events", environment.GetProperty("hostAllocations").GetString(), StringComparison.Ordinal);
         Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
         Assert.True(settings.GetProperty("quick").GetBoolean());
         Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());

@@ -23,6 +23,9 @@ internal sealed class HostLauncher : IAsyncDisposable
 
     public IReadOnlyDictionary<string, string> Endpoints { get; private set; }
 
+    /// <summary>The host's process id, for reading its runtime's events.</summary>
+    public int ProcessId => _process.Id;
+
     /// <param name="bindings">Network bindings to serve.</param>
     /// <param name="pinToCpu0">Pins the host to CPU 0, as the runner pins itself.</param>
     /// <param name="environment">Extra environment for the host (runtime knobs under test).</param>

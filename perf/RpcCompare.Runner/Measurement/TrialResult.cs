@@ -7,5 +7,8 @@ namespace RpcCompare.Runner.Measurement;
 /// <param name="LatencyTicks">Sampled per-call latencies, in Stopwatch ticks.</param>
 internal sealed record TrialResult(long Calls, double Seconds, long AllocatedBytes, long[] LatencyTicks)
 {
+    /// <summary>Local wall-clock start and end, to match the trial with the host's runtime events.</summary>
+    public (DateTime Start, DateTime End) Window { get; init; }
+
     public double CallsPerSecond => Calls / Seconds;
 }

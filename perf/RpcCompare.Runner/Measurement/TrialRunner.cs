@@ -138,13 +138,15 @@ internal sealed class TrialRunner
         GC.Collect();
         GC.WaitForPendingFinalizers();
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        var startedLocal = DateTime.Now;
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
         var results = await Task.WhenAll(calls.Select((call, i) => ClientLoopAsync(call, samples[i], deadline, stride)));
         var seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        var endedLocal = DateTime.Now;
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
         var latencies = results.SelectMany((r, i) => samples[i].Take(r.Samples)).ToArray();
-        return new TrialResult(results.Sum(r => r.Calls), seconds, allocated, latencies);
+        return new TrialResult(results.Sum(r => r.Calls), seconds, allocated, latencies) { Window = (startedLocal, endedLocal) };
     }
 
     private static async Task<(long Calls, int Samples)> ClientLoopAsync(Func<Task> call, long[] samples, long deadline, long stride)

@@ -14,12 +14,14 @@ internal sealed record EnvironmentInfo(
     GcInfo RunnerGc,
     GcInfo HostGc,
     bool Pinned,
-    string NativeFloor)
+    string NativeFloor,
+    string HostAllocations)
 {
     /// <param name="pinned">Whether --pin was given.</param>
     /// <param name="nativeFloor">The native floor's compiler, or why there is none.</param>
     /// <param name="hostStartedHere">Whether the runner started the host (so its runtimeconfig is the one next to the runner).</param>
-    public static EnvironmentInfo Capture(bool pinned, string nativeFloor, bool hostStartedHere) => new(
+    /// <param name="hostAllocations">How the host's allocations were read, or why they were not.</param>
+    public static EnvironmentInfo Capture(bool pinned, string nativeFloor, bool hostStartedHere, string hostAllocations) => new(
         ReadCpuModel(),
         Environment.ProcessorCount,
         RuntimeInformation.OSDescription,
@@ -29,7 +31,8 @@ internal sealed record EnvironmentInfo(
         new GcInfo(GCSettings.IsServerGC, GCSettings.LatencyMode == GCLatencyMode.Batch ? "non-concurrent" : "concurrent", DatasMode(AppContext.GetData("System.GC.DynamicAdaptationMode"))),
         hostStartedHere ? ReadHostGc() : new GcInfo(null, "unknown: the host was started elsewhere", "unknown"),
         pinned,
-        nativeFloor);
+        nativeFloor,
+        hostAllocations);
 
     private static string ReadCpuModel()
     {

@@ -55,7 +55,8 @@ internal sealed record MeasurementRecord(
     Spread? PipesFasterPercent,
     Spread? OverheadShareSpread,
     double TrialSpread,
-    bool Noisy);
+    bool Noisy,
+    double? HostAllocatedBytesPerCall);
 
 internal sealed record BreakEvenPoint(long Size, double WorkMicroseconds, double OverheadShare);
 

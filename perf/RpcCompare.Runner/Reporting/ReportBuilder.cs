@@ -15,7 +15,13 @@ internal static class ReportBuilder
     /// <summary>The repeatability goal: every headline within ±5% of its median across repetitions.</summary>
     public const double RepeatabilityTarget = 0.05;
 
-    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native, double noiseThreshold)
+    /// <summary>One record per cell, with every ratio and share computed from trials that ran side by side.</summary>
+    /// <param name="cells">The measured cells (pooled over repetitions).</param>
+    /// <param name="native">The native floor's round trips per second by message size.</param>
+    /// <param name="noiseThreshold">Trials spanning more than this share of their median mark the cell noisy.</param>
+    /// <param name="hostAllocations">Bytes the host allocated per call, for the cells it was read for.</param>
+    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native, double noiseThreshold,
+        IReadOnlyDictionary<CellResult, double>? hostAllocations = null)
     {
         var byKey = cells.ToDictionary(c => Key(c));
         var records = new List<MeasurementRecord>();
@@ -56,13 +62,14 @@ internal static class ReportBuilder
                 pipesFaster,
                 overheadShare,
                 trialSpread,
-                noisy));
+                noisy,
+                hostAllocations?.TryGetValue(cell, out var host) == true ? host : null));
         }
 
         foreach (var (size, rate) in native.OrderBy(n => n.Key))
         {
             records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, null, null, 1.0, null, 0, 0,
-                null, null, null, Relative(rate), Relative(rate) > noiseThreshold));
+                null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null));
         }
 
         return records;

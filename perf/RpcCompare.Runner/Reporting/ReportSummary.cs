@@ -14,6 +14,7 @@ internal static class ReportSummary
             ("Runtime", $"{environment.Dotnet}; runner GC {Gc(environment.RunnerGc)}; host GC {Gc(environment.HostGc)}"),
             ("Pinned to one CPU", settings.PinningDescription),
             ("Native floor", environment.NativeFloor),
+            ("Host allocations", environment.HostAllocations),
             ("Method", $"{settings.Trials} trials of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; " +
                 "one unmeasured warm-up pass over every cell first; trials interleaved across the bindings of a row (trial 1 of each, then trial 2, each starting one binding later), " +
                 "ratios from the trials that ran side by side (median, min–max); " +

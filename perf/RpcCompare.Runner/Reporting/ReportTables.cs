@@ -39,6 +39,8 @@ internal static class ReportTables
                         report.Environment.NativeFloor));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner process", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
                         "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
+                    tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the host process", records, m => m.HostAllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
+                        "Server side, read from the host's runtime events: " + report.Environment.HostAllocations));
                     tables.Add(Matrix(suite, "pingpong: latency p50 / p99 (µs)", records, Latency));
                     break;
                 case "scaling":
