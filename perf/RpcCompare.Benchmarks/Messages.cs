@@ -5,6 +5,10 @@ namespace RpcCompare.Benchmarks;
 /// <summary>The messages the serializer benchmarks encode: the shapes the runner's suites send.</summary>
 public static class Messages
 {
+    public static readonly PingRequest PingRequest = new();
+
+    public static readonly PingReply PingReply = new();
+
     public static readonly WriteAtRequest WriteAt = new() { Path = "data.bin", Count = 100, Offset = -1, Repeat = 2 };
 
     public static readonly ReadDirectoryReply Directory = new()
@@ -30,4 +34,7 @@ public static class Messages
     public static readonly StringMessage Text1K = new() { Text = string.Concat(Enumerable.Repeat("héllo, wörld ", 77)) };
 
     public static readonly LengthReply Length = new() { Length = 10_000_000 };
+
+    /// <summary>The refusal the file service sends most: a path that does not exist (FileService's wording).</summary>
+    public static readonly RpcFault NotFound = new() { Code = RpcErrorCode.NotFound, Message = "File 'missing.bin' does not exist under the data root." };
 }
