@@ -4,6 +4,7 @@ using System.Text;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Filters;
+using BenchmarkDotNet.Reports;
 using ProtoBuf.Meta;
 using RpcCompare.Bindings.Pipes.Protocol;
 
@@ -98,13 +99,19 @@ public class EncoderBenchmarks
     }
 }
 
-/// <summary>Leaves out <see cref="EncoderBenchmarks.RawPipe"/> for the DTOs the pipe's codec does not encode.</summary>
+/// <summary>
+/// Leaves out <see cref="EncoderBenchmarks.RawPipe"/> for the DTOs the pipe's codec does not encode,
+/// and prints the DTO names whole (BenchmarkDotNet cuts parameter values at 20 characters).
+/// </summary>
 public sealed class EncoderBenchmarksConfig : ManualConfig
 {
-    public EncoderBenchmarksConfig() =>
+    public EncoderBenchmarksConfig()
+    {
         AddFilter(new SimpleFilter(benchmark =>
             benchmark.Descriptor.WorkloadMethod.Name != nameof(EncoderBenchmarks.RawPipe)
             || benchmark.Parameters[nameof(EncoderBenchmarks.Case)] is EncoderCase { HasRawCodec: true }));
+        WithSummaryStyle(SummaryStyle.Default.WithMaxParameterColumnWidth(40));
+    }
 }
 
 /// <summary>One DTO with what each encoding needs to round-trip it.</summary>
