@@ -72,7 +72,12 @@ internal sealed class TrialRunner
                 factory.Dispose();
             }
 
-            throw exception is MeasurementException or CellRefusedException ? exception : Failed(workload, exception);
+            if (exception is MeasurementException or CellRefusedException)
+            {
+                throw;
+            }
+
+            throw Failed(workload, exception);
         }
     }
 
