@@ -21,6 +21,8 @@ internal sealed class HostAllocationMonitor : IAsyncDisposable
     private readonly EventPipeEventSource _source;
     private readonly Task _processing;
     private readonly List<(DateTime Time, long Bytes)> _ticks = [];
+    private DateTime[]? _times;
+    private long[]? _allocatedBefore;
     private bool _stopped;
 
     private HostAllocationMonitor(EventPipeSession session)
@@ -57,7 +59,7 @@ internal sealed class HostAllocationMonitor : IAsyncDisposable
         }
     }
 
-    /// <summary>Ends the session and waits until every event it delivered has been read.</summary>
+    /// <summary>Ends the session, waits until every event it delivered has been read and indexes them by time.</summary>
     public async Task StopAsync()
     {
         if (_stopped)
@@ -68,15 +70,45 @@ internal sealed class HostAllocationMonitor : IAsyncDisposable
         _stopped = true;
         await _session.StopAsync(CancellationToken.None);
         await _processing.WaitAsync(TimeSpan.FromSeconds(30));
+        lock (_ticks)
+        {
+            _ticks.Sort((a, b) => a.Time.CompareTo(b.Time));
+            _times = [.. _ticks.Select(t => t.Time)];
+            // _allocatedBefore[i]: bytes of the first i ticks, so any window is one subtraction.
+            _allocatedBefore = new long[_ticks.Count + 1];
+            for (var i = 0; i < _ticks.Count; i++)
+            {
+                _allocatedBefore[i + 1] = _allocatedBefore[i] + _ticks[i].Bytes;
+            }
+        }
     }
 
     /// <summary>Bytes allocated by the host between two local times (call after <see cref="StopAsync"/>).</summary>
     public long AllocatedBetween(DateTime start, DateTime end)
     {
-        lock (_ticks)
+        if (_times is null || _allocatedBefore is null)
         {
-            return _ticks.Where(t => t.Time >= start && t.Time < end).Sum(t => t.Bytes);
+            throw new InvalidOperationException("Stop the monitor before reading it: events arrive after they happen.");
         }
+
+        return _allocatedBefore[FirstAtOrAfter(end)] - _allocatedBefore[FirstAtOrAfter(start)];
+    }
+
+    private int FirstAtOrAfter(DateTime time)
+    {
+        var index = Array.BinarySearch(_times!, time);
+        if (index < 0)
+        {
+            return ~index;
+        }
+
+        // Equal timestamps: step back to the first of them.
+        while (index > 0 && _times![index - 1] == time)
+        {
+            index--;
+        }
+
+        return index;
     }
 
     public async ValueTask DisposeAsync()

@@ -62,22 +62,27 @@ internal sealed class TrialRunner
         }
         catch (Exception exception)
         {
-            foreach (var session in sessions)
-            {
-                await session.DisposeAsync();
-            }
-
-            foreach (var factory in ownFactories)
-            {
-                factory.Dispose();
-            }
-
+            await CloseAsync(sessions, ownFactories);
             if (exception is MeasurementException or CellRefusedException)
             {
                 throw;
             }
 
             throw Failed(workload, exception);
+        }
+    }
+
+    // Sessions first: they close connections the factories' channels carry.
+    private static async Task CloseAsync(RpcClientSession[] sessions, RpcClientFactory[] ownFactories)
+    {
+        foreach (var session in sessions)
+        {
+            await session.DisposeAsync();
+        }
+
+        foreach (var factory in ownFactories)
+        {
+            factory.Dispose();
         }
     }
 
@@ -122,18 +127,7 @@ internal sealed class TrialRunner
 
         public CellResult Result() => new(Workload, _sessions.Length, _trials);
 
-        public async ValueTask DisposeAsync()
-        {
-            foreach (var session in _sessions)
-            {
-                await session.DisposeAsync();
-            }
-
-            foreach (var factory in _ownFactories)
-            {
-                factory.Dispose();
-            }
-        }
+        public async ValueTask DisposeAsync() => await CloseAsync(_sessions, _ownFactories);
     }
 
     private static async Task<TrialResult> RunAsync(Func<Task>[] calls, TimeSpan duration, long stride)

@@ -45,10 +45,7 @@ internal sealed record MeasurementRecord(
     Percentiles? LatencyMicroseconds,
     double? AllocatedBytesPerCall,
     Spread? MegabytesPerSecond,
-    double? RatioToPipes,
-    double? DifferenceToPipesPercent,
     double? RatioToNative,
-    double? OverheadShare,
     int Trials,
     long Calls,
     Spread? RatioToPipesSpread,
@@ -56,7 +53,17 @@ internal sealed record MeasurementRecord(
     Spread? OverheadShareSpread,
     double TrialSpread,
     bool Noisy,
-    double? HostAllocatedBytesPerCall);
+    double? HostAllocatedBytesPerCall)
+{
+    /// <summary>The median of the side-by-side ratios to pipes (<see cref="RatioToPipesSpread"/>).</summary>
+    public double? RatioToPipes => RatioToPipesSpread?.Median;
+
+    /// <summary>(<see cref="RatioToPipes"/> − 1) × 100.</summary>
+    public double? DifferenceToPipesPercent => RatioToPipes is { } r ? (r - 1) * 100 : null;
+
+    /// <summary>The median of the side-by-side overhead shares (<see cref="OverheadShareSpread"/>).</summary>
+    public double? OverheadShare => OverheadShareSpread?.Median;
+}
 
 internal sealed record BreakEvenPoint(long Size, double WorkMicroseconds, double OverheadShare);
 

@@ -52,10 +52,7 @@ internal static class ReportBuilder
                 cell.LatencyMicroseconds,
                 cell.AllocatedBytesPerCall,
                 workload.Suite == "payload" ? cell.CallsPerSecond.Scale(workload.PayloadBytes / 1e6) : null,
-                ratioToPipes?.Median,
-                ratioToPipes is { } r ? (r.Median - 1) * 100 : null,
                 ratioToNative,
-                overheadShare?.Median,
                 cell.Trials.Count,
                 cell.TotalCalls,
                 ratioToPipes,
@@ -68,7 +65,7 @@ internal static class ReportBuilder
 
         foreach (var (size, rate) in native.OrderBy(n => n.Key))
         {
-            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, null, null, 1.0, null, 0, 0,
+            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, 1.0, 0, 0,
                 null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null));
         }
 

@@ -53,7 +53,7 @@ public static class ParityCalls
                 "Ping" => await Ping(client),
                 "ReadDirectory" => new { entries = await client.ReadDirectoryAsync(call.Path!) },
                 "WriteAt" => await client.WriteAtAsync(call.Path, call.Offset, call.Repeat),
-                "EchoBytes" => Echo(Payload(call.Size), await client.EchoBytesAsync(Payload(call.Size))),
+                "EchoBytes" => await EchoAsync(client, Payload(call.Size)),
                 _ => throw new ArgumentException($"Unknown operation {call.Operation}.", nameof(call)),
             };
             return JsonSerializer.SerializeToNode(outcome, Json)!;
@@ -70,6 +70,9 @@ public static class ParityCalls
         return new { ok = true };
     }
 
-    private static object Echo(byte[] sent, byte[] received) =>
-        new { length = received.Length, sha256 = Convert.ToHexString(SHA256.HashData(received)), sameAsSent = received.AsSpan().SequenceEqual(sent) };
+    private static async Task<object> EchoAsync(IParityClient client, byte[] sent)
+    {
+        var received = await client.EchoBytesAsync(sent);
+        return new { length = received.Length, sha256 = Convert.ToHexString(SHA256.HashData(received)), sameAsSent = received.AsSpan().SequenceEqual(sent) };
+    }
 }
