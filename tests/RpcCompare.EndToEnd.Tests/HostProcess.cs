@@ -62,6 +62,24 @@ internal sealed class HostProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Waits until the host has printed <paramref name="text"/>. The console logger writes from its own queue,
+    /// so a line logged before the endpoints file was written can still reach the pipe after it.
+    /// </summary>
+    public async Task WaitForOutputAsync(string text)
+    {
+        var deadline = DateTime.UtcNow + TestTimeout.Default;
+        while (!Output.Contains(text, StringComparison.Ordinal))
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException($"The host did not print '{text}' within {TestTimeout.Default}. Host output:\n{Output}");
+            }
+
+            await Task.Delay(20);
+        }
+    }
+
     /// <summary>Sends SIGTERM, as a container runtime or service manager would.</summary>
     public async Task<int> TerminateAsync()
     {

@@ -19,7 +19,7 @@ public sealed class HostProcessTests
         Assert.Equal(BindingNames.All, endpoints.Keys);
         foreach (var binding in BindingNames.All.Where(b => b != BindingNames.InProc))
         {
-            Assert.Contains($"Binding {binding} listening on {endpoints[binding]}", host.Output, StringComparison.Ordinal);
+            await host.WaitForOutputAsync($"Binding {binding} listening on {endpoints[binding]}");
         }
 
         Assert.All([endpoints[BindingNames.WcfNetTcp], endpoints[BindingNames.WcfHttp], endpoints[BindingNames.GrpcTcp]], address => Assert.Contains("://127.0.0.1:", address, StringComparison.Ordinal));
