@@ -31,7 +31,7 @@ internal sealed class ComparisonRun
         try
         {
             var suites = SuiteCatalog.Select(_options.Suites);
-            using var factory = RpcClientFactory.CreateDefault();
+            using var factory = RunnerClients.CreateFactory();
             var (requested, notMeasured) = ChooseBindings(factory);
             if (_options.Pin)
             {
@@ -41,12 +41,10 @@ internal sealed class ComparisonRun
             var readHostAllocations = suites.OfType<PingPongSuite>().Any();
             var (endpoints, hostMode) = await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList(), readHostAllocations);
             var targets = Targets(requested, endpoints, notMeasured);
-            var extraPingPongTargets = await VariantTargetsAsync(suites, requested, readHostAllocations);
+            var variantTargets = await VariantTargetsAsync(suites, targets, readHostAllocations, notMeasured);
             PrepareSuites(suites, endpoints);
 
-            var workloads = suites
-                .SelectMany(s => s.Workloads(s is PingPongSuite ? [.. targets, .. extraPingPongTargets] : targets))
-                .ToList();
+            var workloads = suites.SelectMany(s => s.Workloads(TargetsOf(s, targets, variantTargets))).ToList();
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
@@ -60,7 +58,7 @@ internal sealed class ComparisonRun
                 EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null, _hostAllocations),
                 new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode,
                     _options.Repeat, _options.NoiseThreshold),
-                [.. targets.Concat(extraPingPongTargets).Concat(workloads.Select(w => w.Target)).DistinctBy(t => t.Label).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
+                [.. targets.Concat(variantTargets).Concat(workloads.Select(w => w.Target)).DistinctBy(t => t.Label).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
                 ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold, hostAllocations),
                 ReportBuilder.BreakEven(pooled.Cells),
                 notMeasured,
@@ -173,22 +171,66 @@ internal sealed class ComparisonRun
         }
     }
 
-    // The ping-pong's second dispatch variant: a second host whose socket completions run inline.
-    private async Task<IReadOnlyList<BindingTarget>> VariantTargetsAsync(IReadOnlyList<ISuite> suites, IReadOnlyList<string> requested, bool readAllocations)
+    /// <summary>
+    /// The columns of every knob the chosen suites measure (<see cref="ISuite.Variants"/>): a
+    /// server-side knob gets a second host serving the bindings it applies to, started with the
+    /// knob's environment; a client-side knob gets its own client factory.
+    /// </summary>
+    private async Task<IReadOnlyList<BindingTarget>> VariantTargetsAsync(IReadOnlyList<ISuite> suites, IReadOnlyList<BindingTarget> targets,
+        bool readAllocations, List<NotMeasured> notMeasured)
     {
-        if (!suites.OfType<PingPongSuite>().Any() || !requested.Contains(BindingNames.Pipes) || _options.HostEndpointsFile is not null)
+        var variantTargets = new List<BindingTarget>();
+        foreach (var uses in suites.SelectMany(s => s.Variants).GroupBy(u => u.Variant.Suffix))
         {
-            return [];
+            var variant = uses.First().Variant;
+            var bindings = targets.Select(t => t.Binding).Where(b => b != BindingNames.InProc && uses.Any(u => u.Bindings.Contains(b))).ToList();
+            if (bindings.Count == 0)
+            {
+                continue;
+            }
+
+            var addresses = targets.ToDictionary(t => t.Binding, t => t.Address);
+            RpcClientFactory? clientFactory = null;
+            if (variant.NeedsHost)
+            {
+                if (_options.HostEndpointsFile is not null)
+                {
+                    notMeasured.AddRange(bindings.Select(b => new NotMeasured(variant.Label(b), "needs a second host with its own settings, and the host was started elsewhere (--host)")));
+                    continue;
+                }
+
+                var host = await HostLauncher.StartAsync(bindings, _options.Pin, variant.HostEnvironment);
+                _cleanup.Add(host);
+                if (readAllocations)
+                {
+                    Monitor(host);
+                }
+
+                addresses = new Dictionary<string, string>(host.Endpoints);
+            }
+            else if (variant.CreateClientFactory is { } create)
+            {
+                clientFactory = create();
+                _cleanup.Add(new Disposer(clientFactory));
+            }
+
+            variantTargets.AddRange(bindings.Select(b => new BindingTarget(variant.Label(b), b, addresses[b], BindingConfigurations.Describe(b, variant), Variant: variant.Suffix, ClientFactory: clientFactory)));
         }
 
-        var host = await HostLauncher.StartAsync([BindingNames.Pipes], _options.Pin, new Dictionary<string, string> { [BindingConfigurations.InlineCompletionsVariable] = "1" });
-        _cleanup.Add(host);
-        if (readAllocations)
-        {
-            Monitor(host);
-        }
+        return variantTargets;
+    }
 
-        return [new BindingTarget(BindingConfigurations.PipesInlineLabel, BindingNames.Pipes, host.Endpoints[BindingNames.Pipes], BindingConfigurations.PipesInline)];
+    /// <summary>The targets a suite measures: the bindings', and those of its own knobs.</summary>
+    private static IReadOnlyList<BindingTarget> TargetsOf(ISuite suite, IReadOnlyList<BindingTarget> targets, IReadOnlyList<BindingTarget> variantTargets) =>
+        [.. targets, .. variantTargets.Where(t => suite.Variants.Any(u => u.Variant.Suffix == t.Variant && u.Bindings.Contains(t.Binding)))];
+
+    private sealed class Disposer(IDisposable disposable) : IAsyncDisposable
+    {
+        public ValueTask DisposeAsync()
+        {
+            disposable.Dispose();
+            return ValueTask.CompletedTask;
+        }
     }
 
     /// <summary>

@@ -191,6 +191,50 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.Contains("| Ping, 64 clients |", markdown, StringComparison.Ordinal);
     }
 
+    public static TheoryData<string, long, string, string> ExpectedKnobs()
+    {
+        var knobs = new TheoryData<string, long, string, string>();
+        foreach (var operation in new[] { "Ping · instancing", "ReadDirectory · instancing" })
+        {
+            foreach (var binding in s_frameworks.Take(3))
+            {
+                knobs.Add(operation, 16, binding, "per-session");
+                knobs.Add(operation, 16, binding, "serialized");
+            }
+        }
+
+        knobs.Add("Ping · HTTP/2 connections", 128, "grpc-tcp", "one-connection");
+        knobs.Add("Ping · HTTP/2 connections", 128, "grpc-uds", "one-connection");
+        foreach (var clients in new long[] { 1, 16 })
+        {
+            foreach (var binding in s_bindings.Where(b => b != "inproc"))
+            {
+                knobs.Add("Ping · socket completions", clients, binding, "inline-io");
+            }
+        }
+
+        return knobs;
+    }
+
+    [Theory]
+    [MemberData(nameof(ExpectedKnobs))]
+    public void Tuning_MeasuresEachKnobBesideTheProductsSetting_WithAPairedRatio(string operation, long clients, string binding, string variant)
+    {
+        var row = _run.Measurements.Where(m => m.GetProperty("suite").GetString() == "tuning" && m.GetProperty("operation").GetString() == operation && Size(m) == clients).ToList();
+        var product = row.Single(m => m.GetProperty("binding").GetString() == binding);
+        var knob = row.Single(m => m.GetProperty("binding").GetString() == $"{binding}/{variant}");
+
+        Assert.Equal(JsonValueKind.Null, product.GetProperty("variant").ValueKind);
+        Assert.Equal(variant, knob.GetProperty("variant").GetString());
+        Assert.All(new[] { product, knob }, m => Assert.Equal(clients, m.GetProperty("clients").GetInt32()));
+        var ratio = knob.GetProperty("ratioToBindingSpread");
+        Assert.InRange(ratio.GetProperty("median").GetDouble(), ratio.GetProperty("min").GetDouble(), ratio.GetProperty("max").GetDouble());
+        Assert.InRange(ratio.GetProperty("min").GetDouble(), double.Epsilon, double.MaxValue);
+        var configuration = _run.Root.GetProperty("bindings").EnumerateArray().Single(b => b.GetProperty("label").GetString() == $"{binding}/{variant}").GetProperty("configuration").GetString();
+        Assert.Contains($"Variant {variant}:", configuration, StringComparison.Ordinal);
+        Assert.Contains($"| {operation}, {clients} client{(clients == 1 ? "" : "s")} | {binding} |", File.ReadAllText(Path.Combine(_run.Directory, "report.md")), StringComparison.Ordinal);
+    }
+
     [Fact]
     public void ReportJson_RecordsEnvironmentSettingsAndUnmeasuredBindings()
     {
@@ -203,10 +247,18 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
         Assert.False(environment.GetProperty("pinned").GetBoolean());
         Assert.StartsWith("GC AllocationTick events", environment.GetProperty("hostAllocations").GetString(), StringComparison.Ordinal);
-        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
+        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
         Assert.True(settings.GetProperty("quick").GetBoolean());
         Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());
-        Assert.Equal([.. s_bindings, "pipes/inline-io", "grpc-tcp/one-channel", "grpc-uds/one-channel"], _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
+        string[] variants =
+        [
+            .. s_bindings.Where(b => b != "inproc").Select(b => $"{b}/inline-io"),
+            .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
+            .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),
+            "grpc-tcp/one-connection", "grpc-uds/one-connection",
+            "grpc-tcp/one-channel", "grpc-uds/one-channel",
+        ];
+        Assert.Equal([.. s_bindings, .. variants], _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
         Assert.All(_run.Root.GetProperty("bindings").EnumerateArray(), b => Assert.False(string.IsNullOrWhiteSpace(b.GetProperty("configuration").GetString())));
     }
 
@@ -215,7 +267,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var html = File.ReadAllText(Path.Combine(_run.Directory, "report.html"));
 
-        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven", "scaling" })
+        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning" })
         {
             Assert.Contains($"<section id=\"suite-{suite}\">", html, StringComparison.Ordinal);
             Assert.Contains($"<canvas data-chart=\"{suite}\">", html, StringComparison.Ordinal);
@@ -232,7 +284,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
 
-        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call", "scaling: calls per second by concurrent clients" })
+        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call", "scaling: calls per second by concurrent clients", "tuning: each knob against the product's setting" })
         {
             Assert.Contains("## " + title, markdown, StringComparison.Ordinal);
             Assert.Contains(title, _run.Console, StringComparison.Ordinal);

@@ -5,9 +5,6 @@ namespace RpcCompare.Runner.Hosting;
 /// <summary>How each binding is configured, in words, for the reports.</summary>
 internal static class BindingConfigurations
 {
-    public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
-    public const string PipesInlineLabel = "pipes/inline-io";
-
     private const string CoreWcfService =
         "CoreWCF 1.9.1 service: InstanceContextMode.Single + ConcurrencyMode.Multiple (the host's instance from DI), typed FaultException<RpcFault> for refusals; " +
         "WCF client System.ServiceModel 10.0.0, ChannelFactory<T> per contract and address, one channel (connection) per client opened once; " +
@@ -39,7 +36,6 @@ internal static class BindingConfigurations
         _ => "",
     };
 
-    public const string PipesInline =
-        "pipes, with " + InlineCompletionsVariable + "=1 in the host: socket completions run inline on the epoll thread, " +
-        "so the reply is produced on the I/O thread instead of a thread-pool worker";
+    /// <summary>A variant's column: the binding's configuration with the one knob that differs.</summary>
+    public static string Describe(string binding, BindingVariant variant) => $"{Describe(binding)} Variant {variant.Suffix}: {variant.Description}.";
 }

@@ -34,10 +34,10 @@ internal sealed class TrialRunner
     {
         var clients = workload.Clients ?? _settings.Clients;
         var ownFactories = workload.Target.ConnectionPerClient
-            ? Enumerable.Range(0, clients).Select(_ => RpcClientFactory.CreateDefault()).ToArray()
+            ? Enumerable.Range(0, clients).Select(_ => RunnerClients.CreateFactory()).ToArray()
             : [];
         var sessions = Enumerable.Range(0, clients)
-            .Select(i => new RpcClientSession(ownFactories.Length > 0 ? ownFactories[i] : _factory, workload.Target.Binding, workload.Target.Address))
+            .Select(i => new RpcClientSession(ownFactories.Length > 0 ? ownFactories[i] : workload.Target.ClientFactory ?? _factory, workload.Target.Binding, workload.Target.Address))
             .ToArray();
         try
         {
@@ -157,7 +157,9 @@ internal sealed class TrialRunner
         while (calls < MaxCallsPerClientPerTrial)
         {
             var before = Stopwatch.GetTimestamp();
-            if (before >= deadline)
+            // Every client makes at least one call per trial, even when it was scheduled after the
+            // deadline (a short --quick trial on a busy machine): the rate divides by the time it took.
+            if (before >= deadline && calls > 0)
             {
                 break;
             }

@@ -53,7 +53,9 @@ internal sealed record MeasurementRecord(
     Spread? OverheadShareSpread,
     double TrialSpread,
     bool Noisy,
-    double? HostAllocatedBytesPerCall)
+    double? HostAllocatedBytesPerCall,
+    string? Variant,
+    Spread? RatioToBindingSpread)
 {
     /// <summary>The median of the side-by-side ratios to pipes (<see cref="RatioToPipesSpread"/>).</summary>
     public double? RatioToPipes => RatioToPipesSpread?.Median;

@@ -35,8 +35,13 @@ internal static class ReportBuilder
             var pipesFaster = pipes is null ? null : Paired(cell, pipes, (c, p) => ((p / c) - 1) * 100);
             // 1 − t(inproc)/t(binding) with t = clients / rate: 1 − rate(binding)/rate(inproc).
             var overheadShare = inproc is null ? null : Paired(cell, inproc, (c, i) => 1 - (c / i));
+            // A knob's column against the same binding as the product configures it.
+            var product = workload.Target.Variant is null ? null : byKey.GetValueOrDefault(Key(cell, workload.Target.Binding));
+            var ratioToBinding = product is null ? null : Paired(cell, product, (c, p) => c / p);
             var trialSpread = Relative(cell.CallsPerSecond);
-            var noisy = trialSpread > noiseThreshold || (ratioToPipes is { } pairs && Relative(pairs) > noiseThreshold);
+            var noisy = trialSpread > noiseThreshold
+                || (ratioToPipes is { } pairs && Relative(pairs) > noiseThreshold)
+                || (ratioToBinding is { } knob && Relative(knob) > noiseThreshold);
             // The floor is one pair of processes: only a one-client rate compares with it.
             double? ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
                 ? cell.CallsPerSecond.Median / floor.Median
@@ -60,13 +65,15 @@ internal static class ReportBuilder
                 overheadShare,
                 trialSpread,
                 noisy,
-                hostAllocations?.TryGetValue(cell, out var host) == true ? host : null));
+                hostAllocations?.TryGetValue(cell, out var host) == true ? host : null,
+                workload.Target.Variant,
+                ratioToBinding));
         }
 
         foreach (var (size, rate) in native.OrderBy(n => n.Key))
         {
             records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, 1.0, 0, 0,
-                null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null));
+                null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null, null, null));
         }
 
         return records;
@@ -89,13 +96,13 @@ internal static class ReportBuilder
                 continue;
             }
 
+            // The same paired share as the cell's overheadShare in the tables, so curve and table agree.
             var points = sweep
                 .Where(c => inproc.ContainsKey((c.Workload.Operation, c.Workload.Size)))
-                .Select(c =>
-                {
-                    var floor = inproc[(c.Workload.Operation, c.Workload.Size)];
-                    return new BreakEvenPoint(c.Workload.Size ?? 0, floor.MicrosecondsPerCall, OverheadShare(floor, c));
-                })
+                .Select(c => (Cell: c, Floor: inproc[(c.Workload.Operation, c.Workload.Size)]))
+                .Select(p => (p.Cell, p.Floor, Share: Paired(p.Cell, p.Floor, (b, i) => 1 - (b / i))))
+                .Where(p => p.Share is not null)
+                .Select(p => new BreakEvenPoint(p.Cell.Workload.Size ?? 0, p.Floor.MicrosecondsPerCall, p.Share!.Median))
                 .OrderBy(p => p.WorkMicroseconds)
                 .ToList();
             if (points.Count == 0)
@@ -110,7 +117,8 @@ internal static class ReportBuilder
     }
 
     /// <summary>
-    /// Per binding headline (ratio to pipes, overhead share, ratio to the native floor), its value
+    /// Per binding headline (ratio to pipes, overhead share, ratio to the native floor, a knob's
+    /// ratio to the binding as the product configures it), its value
     /// in every repetition and its largest deviation from their median; null for one repetition.
     /// </summary>
     public static Repeatability? Repeatability(IReadOnlyList<Repetition> repetitions, double noiseThreshold)
@@ -129,6 +137,7 @@ internal static class ReportBuilder
                 Add(record, "ratio to pipes", record.Binding == BindingNames.Pipes ? null : record.RatioToPipes);
                 Add(record, "overhead share", record.Binding == BindingNames.InProc ? null : record.OverheadShare);
                 Add(record, "ratio to native", record.Binding == NativeLabel ? null : record.RatioToNative);
+                Add(record, "ratio to binding", record.RatioToBindingSpread?.Median);
             }
         }
 
@@ -174,9 +183,6 @@ internal static class ReportBuilder
 
     /// <summary>(max − min) / median: how far apart the trials are, relative to the figure.</summary>
     private static double Relative(Spread spread) => spread.Median == 0 ? 0 : (spread.Max - spread.Min) / Math.Abs(spread.Median);
-
-    private static double OverheadShare(CellResult inproc, CellResult binding) =>
-        1 - inproc.MicrosecondsPerCall / binding.MicrosecondsPerCall;
 
     // Interpolates on a log scale of work time between the last point above and the first below.
     internal static BreakEvenThreshold Threshold(List<BreakEvenPoint> points, double share)

@@ -47,6 +47,9 @@ internal static class ReportTables
                     tables.Add(ScalingTable(records, refused));
                     tables.Add(Matrix(suite, "scaling: latency p50 / p99 (µs)", records, Latency));
                     break;
+                case "tuning":
+                    tables.Add(TuningTable(records, refused));
+                    break;
                 case "breakeven":
                     tables.Add(Matrix(suite, "breakeven: overhead share 1 − t(inproc)/t(binding) as work grows", records, m => m.OverheadShare is { } o ? o.ToString("P1", s_culture) : null));
                     tables.Add(BreakEvenTable(report));
@@ -108,6 +111,34 @@ internal static class ReportTables
         return table with { Rows = [.. table.Rows, ["highest rate at", .. peaks]] };
     }
 
+    /// <summary>One line per knob and binding: the product's setting, the other one, and what the difference is worth.</summary>
+    private static ReportTable TuningTable(IReadOnlyList<MeasurementRecord> records, IReadOnlyList<RefusedCell> refused)
+    {
+        var product = records.Where(r => r.Variant is null).ToDictionary(r => (r.Operation, r.Size, r.Binding));
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var record in records.Where(r => r.Variant is not null))
+        {
+            var binding = record.Binding[..record.Binding.LastIndexOf('/')];
+            var own = product.GetValueOrDefault((record.Operation, record.Size, binding));
+            rows.Add([
+                RowName(record.Suite, record.Operation, record.Size),
+                binding,
+                own is null ? "–" : Noisy(own, Number(own.CallsPerSecond.Median)),
+                record.Variant!,
+                Noisy(record, Number(record.CallsPerSecond.Median)),
+                record.RatioToBindingSpread is { } r ? Noisy(record, Spread(r.Median, r.Min, r.Max, "0.000")) : "–",
+                $"{(own?.LatencyMicroseconds is { } a ? a.P99.ToString("#,0", s_culture) : "–")} / {(record.LatencyMicroseconds is { } b ? b.P99.ToString("#,0", s_culture) : "–")}",
+            ]);
+        }
+
+        rows.AddRange(refused.Select(r => (IReadOnlyList<string>)[RowName(r.Suite, r.Operation, r.Size), r.Binding, RefusedCellText, "", "", "", ""]));
+        return new ReportTable("tuning", "tuning: each knob against the product's setting, calls per second (median)",
+            ["knob", "binding", "product's setting, calls/s", "variant", "variant, calls/s", "variant ÷ product, median (min–max) of side-by-side trials", "p99 µs, product / variant"], rows,
+            "per-session: CoreWCF's defaults (PerSession + ConcurrencyMode.Single) instead of Single + Multiple; serialized: Single + ConcurrencyMode.Single; " +
+            "one-connection: gRPC client without EnableMultipleHttp2Connections; inline-io: DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 in the host. " +
+            "Each binding's configuration, with the knob's, is listed under Bindings.");
+    }
+
     private static ReportTable RepeatabilityTable(Repeatability repeatability)
     {
         var rows = repeatability.Headlines
@@ -160,7 +191,7 @@ internal static class ReportTables
     private static string RowName(string suite, string operation, long? size) => size switch
     {
         null => operation,
-        { } clients when suite is "scaling" => $"{operation}, {clients} client{(clients == 1 ? "" : "s")}",
+        { } clients when suite is "scaling" or "tuning" => $"{operation}, {clients} client{(clients == 1 ? "" : "s")}",
         { } bytes when suite is "payload" or "pingpong" => $"{operation} {Bytes(bytes)}",
         { } count => $"{operation} = {count.ToString("#,0", s_culture)}",
     };

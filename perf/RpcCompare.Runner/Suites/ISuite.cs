@@ -1,3 +1,4 @@
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Suites;
@@ -16,5 +17,14 @@ internal interface ISuite
     {
     }
 
+    /// <summary>
+    /// Knobs whose columns the suite measures beside the bindings' own, each for the bindings it
+    /// applies to; their targets reach <see cref="Workloads"/> with the bindings' targets.
+    /// </summary>
+    IReadOnlyList<VariantUse> Variants => [];
+
     IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets);
 }
+
+/// <summary>A knob a suite measures, on the bindings it applies to.</summary>
+internal sealed record VariantUse(BindingVariant Variant, IReadOnlySet<string> Bindings);

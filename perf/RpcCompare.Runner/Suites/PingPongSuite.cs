@@ -1,4 +1,6 @@
+using RpcCompare.Bindings;
 using RpcCompare.Contracts;
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Suites;
@@ -11,6 +13,9 @@ internal sealed class PingPongSuite : ISuite
     public string Name => "pingpong";
 
     public string Description => "Echo round trips at 12 B to 248,832 B, client allocations per round trip, and the ratio to a native C ping-pong.";
+
+    /// <summary>The raw pipe's second dispatch: replies produced on the I/O thread.</summary>
+    public IReadOnlyList<VariantUse> Variants { get; } = [new(BindingVariant.InlineCompletions, new HashSet<string> { BindingNames.Pipes })];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
     {

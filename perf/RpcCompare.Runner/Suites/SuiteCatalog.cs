@@ -5,7 +5,7 @@ internal static class SuiteCatalog
 {
     public const string Default = "ops";
 
-    public static IReadOnlyList<ISuite> All { get; } = [new OpsSuite(), new ShapesSuite(), new PayloadSuite(), new PingPongSuite(), new BreakEvenSuite(), new ScalingSuite()];
+    public static IReadOnlyList<ISuite> All { get; } = [new OpsSuite(), new ShapesSuite(), new PayloadSuite(), new PingPongSuite(), new BreakEvenSuite(), new ScalingSuite(), new TuningSuite()];
 
     public static IReadOnlyList<ISuite> Select(IEnumerable<string> names)
     {

@@ -1,3 +1,5 @@
+using CoreWCF;
+
 namespace RpcCompare.Bindings.Wcf;
 
 /// <summary>Settings shared by the three WCF bindings.</summary>
@@ -9,4 +11,18 @@ public abstract class WcfBindingOptions
     /// 10,000,000-byte payloads. Past it a call fails, which clients map to QuotaExceeded.
     /// </summary>
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+
+    /// <summary>
+    /// How CoreWCF maps sessions to service instances. Defaults to Single: the host's one
+    /// instance from DI serves every session. CoreWCF's own default is PerSession; the runner's
+    /// tuning suite measures both.
+    /// </summary>
+    public InstanceContextMode InstanceContextMode { get; set; } = InstanceContextMode.Single;
+
+    /// <summary>
+    /// Whether an instance takes calls concurrently. Defaults to Multiple. CoreWCF's own default,
+    /// Single, serializes the calls an instance receives: every call of the host with
+    /// <see cref="InstanceContextMode"/> Single, every call of one session with PerSession.
+    /// </summary>
+    public ConcurrencyMode ConcurrencyMode { get; set; } = ConcurrencyMode.Multiple;
 }

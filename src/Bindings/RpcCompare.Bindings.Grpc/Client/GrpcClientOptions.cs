@@ -11,4 +11,12 @@ public sealed class GrpcClientOptions
 
     /// <summary>How long to wait for a connection. Defaults to 5 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// Whether a channel opens another HTTP/2 connection once one carries as many concurrent
+    /// calls as the server allows (Kestrel: 100 streams), instead of queueing further calls.
+    /// Defaults to true; SocketsHttpHandler's own default is false. The runner's tuning suite
+    /// measures both.
+    /// </summary>
+    public bool EnableMultipleHttp2Connections { get; set; } = true;
 }

@@ -72,9 +72,9 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     /// <summary>The HTTP handler under the channel; the UDS binding dials its socket here.</summary>
     protected virtual SocketsHttpHandler CreateHandler(string address) => new()
     {
-        // Several HTTP/2 connections once one has 100 streams in flight, instead of queueing calls
-        // (grpc-dotnet's performance guidance); a lone client still uses one connection.
-        EnableMultipleHttp2Connections = true,
+        // See GrpcClientOptions.EnableMultipleHttp2Connections: on by default, as grpc-dotnet's
+        // performance guidance advises; a lone client still uses one connection.
+        EnableMultipleHttp2Connections = Options.EnableMultipleHttp2Connections,
         PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
         ConnectTimeout = Options.ConnectTimeout,
     };

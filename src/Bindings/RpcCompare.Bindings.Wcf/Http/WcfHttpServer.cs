@@ -47,7 +47,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        WcfServiceModel.AddServices(services, Services);
+        WcfServiceModel.AddServices(services, Services, _options);
         services.AddServiceModelMetadata();
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.

@@ -36,7 +36,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
 
     protected override void ConfigureWebHost(IWebHostBuilder webHost) => webHost.UseNetTcp(ParseListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress"), _options.Port);
 
-    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Services);
+    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Services, _options);
 
     // Relative endpoint addresses: CoreWCF adds the base address with the port Kestrel bound.
     protected override void Configure(WebApplication application) =>

@@ -10,21 +10,22 @@ namespace RpcCompare.Bindings.Wcf.Server;
 /// <summary>The CoreWCF set-up the three WCF bindings share: services, instancing, faults, one endpoint per contract.</summary>
 internal static class WcfServiceModel
 {
-    public static void AddServices(IServiceCollection services, IEnumerable<RpcServiceDescriptor> served)
+    public static void AddServices(IServiceCollection services, IEnumerable<RpcServiceDescriptor> served, WcfBindingOptions options)
     {
         services.AddServiceModelServices();
         foreach (var implementation in served.Select(s => s.Implementation).Distinct())
         {
-            // One instance (the host's, from DI) answering calls concurrently, as CoreWCF's
-            // documentation recommends for throughput. The defaults, PerSession and
-            // ConcurrencyMode.Single, would serialize the calls of each NetTcp/UDS session.
+            // By default one instance (the host's, from DI) answering calls concurrently, as CoreWCF's
+            // documentation recommends for throughput. CoreWCF's defaults, PerSession and
+            // ConcurrencyMode.Single, serialize the calls of each NetTcp/UDS session; the options
+            // can ask for them so the runner can show what the choice is worth.
             // Keyed by service type: CoreWCF stores the singleton on this attribute, so it must not be shared.
             // AddressFilterMode.Any: a client that reaches the service through a published container
             // port or a proxy addresses it (the To header) by a port the service does not listen on.
             services.AddKeyedSingleton<IServiceBehavior>(implementation, new ServiceBehaviorAttribute
             {
-                InstanceContextMode = InstanceContextMode.Single,
-                ConcurrencyMode = ConcurrencyMode.Multiple,
+                InstanceContextMode = options.InstanceContextMode,
+                ConcurrencyMode = options.ConcurrencyMode,
                 AddressFilterMode = AddressFilterMode.Any,
                 // The WSDL's binding and service sections live in the contracts' namespace rather than tempuri.org.
                 Namespace = ServiceNames.Namespace,

@@ -64,7 +64,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
             .ConfigureServices(services =>
             {
                 AddHostServices(services);
-                WcfServiceModel.AddServices(services, [served]);
+                WcfServiceModel.AddServices(services, [served], _options);
             })
             .Build();
         host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [served], CreateBinding(_options.MaxMessageSize), _ => endpoint));

@@ -1,0 +1,81 @@
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.Grpc.Client;
+using RpcCompare.Bindings.Grpc.Tcp;
+using RpcCompare.Bindings.Grpc.Uds;
+using RpcCompare.Bindings.Wcf.Http;
+using RpcCompare.Bindings.Wcf.NetTcp;
+using RpcCompare.Bindings.Wcf.Uds;
+using RpcCompare.Client;
+using RpcCompare.Runner.Measurement;
+
+namespace RpcCompare.Runner.Hosting;
+
+/// <summary>
+/// A binding with one knob set otherwise than the product sets it, measured as an extra column
+/// "&lt;binding&gt;/&lt;suffix&gt;" beside the binding's own. A server-side knob runs its bindings in a
+/// second host started with <see cref="HostEnvironment"/>; a client-side knob keeps the binding's
+/// host and calls it through a client factory of its own.
+/// </summary>
+/// <param name="Suffix">The label suffix, e.g. "inline-io".</param>
+/// <param name="Description">What differs from the product's configuration, in words, for the report.</param>
+/// <param name="HostEnvironment">The second host's extra environment; empty for a client-side knob.</param>
+/// <param name="CreateClientFactory">The client-side knob's factory; null for a server-side knob.</param>
+internal sealed record BindingVariant(string Suffix, string Description, IReadOnlyDictionary<string, string> HostEnvironment, Func<RpcClientFactory>? CreateClientFactory = null)
+{
+    public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
+    public bool NeedsHost => HostEnvironment.Count > 0;
+
+    public string Label(string binding) => $"{binding}/{Suffix}";
+
+    /// <summary>The runtime's socket completions run inline on the epoll thread in the host.</summary>
+    public static readonly BindingVariant InlineCompletions = new(
+        "inline-io",
+        $"with {InlineCompletionsVariable}=1 in the host: socket completions run inline on the epoll thread, so the reply is produced on the I/O thread " +
+        "instead of a thread-pool worker (the runtime's default hands them to the pool)",
+        new Dictionary<string, string> { [InlineCompletionsVariable] = "1" });
+
+    /// <summary>CoreWCF's own defaults: an instance per session, taking one call at a time.</summary>
+    public static readonly BindingVariant WcfPerSession = WcfInstancing(
+        "per-session",
+        "InstanceContextMode.PerSession + ConcurrencyMode.Single (CoreWCF's defaults) instead of Single + Multiple: each session's calls are serialized " +
+        "(BasicHttp has no session, so each call gets its own instance context)",
+        "PerSession", "Single");
+
+    /// <summary>One instance taking one call at a time: what marking the DI singleton Single without ConcurrencyMode gives.</summary>
+    public static readonly BindingVariant WcfSerialized = WcfInstancing(
+        "serialized",
+        "InstanceContextMode.Single + ConcurrencyMode.Single instead of Multiple (what setting only InstanceContextMode to use the DI instance gives): " +
+        "every call of the host is serialized",
+        "Single", "Single");
+
+    /// <summary>grpc-dotnet's channel held to one HTTP/2 connection, SocketsHttpHandler's default.</summary>
+    public static readonly BindingVariant GrpcOneConnection = new(
+        "one-connection",
+        "client SocketsHttpHandler.EnableMultipleHttp2Connections = false (its default) instead of true: a channel keeps one HTTP/2 connection, " +
+        "so calls past the server's 100 concurrent streams wait for a free stream",
+        new Dictionary<string, string>(),
+        static () =>
+        {
+            var options = new GrpcClientOptions { EnableMultipleHttp2Connections = false, ConnectTimeout = RunnerClients.ConnectTimeout };
+            return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
+        });
+
+    private static BindingVariant WcfInstancing(string suffix, string description, string instanceContextMode, string concurrencyMode)
+    {
+        var environment = new Dictionary<string, string>();
+        foreach (var section in new[] { WcfNetTcpBindingOptions.SectionName, WcfUdsBindingOptions.SectionName, WcfHttpBindingOptions.SectionName })
+        {
+            environment[$"{section}__InstanceContextMode"] = instanceContextMode;
+            environment[$"{section}__ConcurrencyMode"] = concurrencyMode;
+        }
+
+        return new(suffix, description, environment);
+    }
+
+    /// <summary>The WCF bindings, which the instancing variants apply to.</summary>
+    public static readonly IReadOnlySet<string> WcfBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp };
+
+    /// <summary>The gRPC bindings, which the connection variant applies to.</summary>
+    public static readonly IReadOnlySet<string> GrpcBindings = new HashSet<string> { BindingNames.GrpcTcp, BindingNames.GrpcUds };
+}

@@ -1,0 +1,16 @@
+using RpcCompare.Client;
+
+namespace RpcCompare.Runner.Measurement;
+
+/// <summary>The runner's client settings: the product's defaults, with patience for connecting.</summary>
+internal static class RunnerClients
+{
+    /// <summary>
+    /// A cell opens its connections while the machine is busy (hosts still compiling their code,
+    /// 128 clients connecting at once on two cores): a slow connect is not worth failing a long run
+    /// for. The product's 5-second default stays for everyone else.
+    /// </summary>
+    public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(30);
+
+    public static RpcClientFactory CreateFactory() => RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = ConnectTimeout });
+}
