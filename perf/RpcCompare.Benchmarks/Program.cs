@@ -2,6 +2,13 @@ using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using RpcCompare.Benchmarks;
+
+// --allocation-trace: which types a pipes round trip allocates (see AllocationTrace).
+if (args.Contains("--allocation-trace"))
+{
+    return await AllocationTrace.RunAsync(Console.Out);
+}
 
 // --smoke: every benchmark once, in process, as a test that they all run. BenchmarkDotNet refuses
 // unoptimized assemblies, and `dotnet test` builds Debug, so the smoke turns that check off: its
