@@ -237,7 +237,8 @@ internal sealed class ComparisonRun
     /// Measures every row (one operation at one size) with its bindings' trials interleaved: every
     /// cell of the row is opened and warmed up, then trial 1 runs for each binding, then trial 2,
     /// each trial starting one binding later, so slow drift of the machine reaches every binding
-    /// alike and trial t of two bindings ran side by side (the paired ratios rely on it). With
+    /// alike and trial t of two bindings ran side by side (the paired ratios rely on it); a
+    /// ping-pong row's native floor takes its turn among them. With
     /// --repeat the whole selection runs again, same host, same order.
     /// </summary>
     private async Task<(List<Repetition> Repetitions, List<RefusedCell> Refused)> MeasureAsync(TrialRunner runner, List<Workload> workloads, NativeFloor? native, CancellationToken cancellationToken)
@@ -245,7 +246,7 @@ internal sealed class ComparisonRun
         var settings = runner.Settings;
         var trialSeconds = settings.TrialDuration.TotalSeconds;
         var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * trialSeconds;
-        var nativeSizes = native is { IsAvailable: true } ? PingPongSuite.Sizes : [];
+        int[] nativeSizes = native is { IsAvailable: true } && workloads.Any(w => w.Suite == PingPongSuite.SuiteName) ? PingPongSuite.Sizes : [];
         var rows = workloads.GroupBy(w => (w.Suite, w.Operation, w.Size)).Select(g => g.ToList()).ToList();
         var planned = (workloads.Count * settings.WarmUp.TotalSeconds)
             + (_options.Repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * trialSeconds)));
@@ -306,15 +307,34 @@ internal sealed class ComparisonRun
                             }
                         }
 
+                        // A ping-pong row's native floor takes its turn in the rotation like a binding,
+                        // so the ratio to it pairs trials that ran side by side too.
+                        var nativeSize = first.Suite == PingPongSuite.SuiteName && first.Size is { } echo && nativeSizes.Contains((int)echo) ? (int?)echo : null;
+                        var nativeRates = new List<double>();
+                        var turns = open.Count + (nativeSize is null ? 0 : 1);
                         for (var trial = 1; trial <= settings.Trials; trial++)
                         {
-                            foreach (var index in TrialOrder.For(trial, open.Count))
+                            foreach (var index in TrialOrder.For(trial, turns))
                             {
+                                if (index == open.Count)
+                                {
+                                    report($"{rowLabel} · trial {trial}/{settings.Trials} · {ReportBuilder.NativeLabel}", 0);
+                                    nativeRates.Add(native!.MeasureTrial(nativeSize!.Value, settings.TrialDuration, _options.Pin));
+                                    report(null, trialSeconds);
+                                    continue;
+                                }
+
                                 var cell = open[index];
                                 report($"{rowLabel} · trial {trial}/{settings.Trials} · {cell.Workload.Target.Label}", 0);
                                 await cell.RunTrialAsync();
                                 report(null, trialSeconds);
                             }
+                        }
+
+                        if (nativeSize is { } nativeAt)
+                        {
+                            repetition.Native[nativeAt] = nativeRates;
+                            progress.Completed($"{rowLabel} · {ReportBuilder.NativeLabel}: {Statistics.Median([.. nativeRates]):#,0} round trips/s");
                         }
 
                         foreach (var cell in open)
@@ -331,14 +351,6 @@ internal sealed class ComparisonRun
                             await cell.DisposeAsync();
                         }
                     }
-                }
-
-                foreach (var size in nativeSizes)
-                {
-                    report($"{prefix}pingpong · native floor · {size} B", 0);
-                    repetition.Native[size] = native!.Measure(size, settings, _options.Pin);
-                    report(null, settings.Trials * trialSeconds);
-                    progress.Completed($"{prefix}pingpong · echo {size} · {ReportBuilder.NativeLabel}: {repetition.Native[size].Median:#,0} round trips/s");
                 }
 
                 repetitions.Add(repetition);

@@ -46,7 +46,7 @@ public sealed class PairedFiguresTests
     {
         var cell = Cell(BindingNames.Pipes, rates);
 
-        var record = Assert.Single(ReportBuilder.Measurements([cell], new Dictionary<int, Spread>(), threshold));
+        var record = Assert.Single(ReportBuilder.Measurements([cell], new Dictionary<int, List<double>>(), threshold));
 
         Assert.Equal(noisy, record.Noisy);
         Assert.Equal((rates.Max() - rates.Min()) / 1040, record.TrialSpread, 9);
@@ -86,13 +86,13 @@ public sealed class PairedFiguresTests
     public void Pool_ConcatenatesEachCellsTrialsInRepetitionOrder()
     {
         var workload = Workload(BindingNames.Pipes);
-        var first = new Repetition(1, [new CellResult(workload, 1, [Trial(1000), Trial(1100)])], new() { [12] = new Spread(10, 9, 11) });
-        var second = new Repetition(2, [new CellResult(workload, 1, [Trial(1200), Trial(1300)])], new() { [12] = new Spread(20, 8, 21) });
+        var first = new Repetition(1, [new CellResult(workload, 1, [Trial(1000), Trial(1100)])], new() { [12] = [9, 11] });
+        var second = new Repetition(2, [new CellResult(workload, 1, [Trial(1200), Trial(1300)])], new() { [12] = [8, 21] });
 
         var pooled = Repetition.Pool([first, second]);
 
         Assert.Equal([1000, 1100, 1200, 1300], Assert.Single(pooled.Cells).Trials.Select(t => t.CallsPerSecond));
-        Assert.Equal(new Spread(15, 8, 21), pooled.Native[12]);
+        Assert.Equal([9, 11, 8, 21], pooled.Native[12]);
     }
 
     [Fact]
@@ -108,8 +108,40 @@ public sealed class PairedFiguresTests
         }
     }
 
+    [Fact]
+    public void RatioToNative_PairsEachTrialWithTheFloorsTrialThatTookTurnsWithIt()
+    {
+        var workload = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
+        var pipes = new CellResult(workload, 1, [Trial(100), Trial(300), Trial(200)]);
+        var native = new Dictionary<int, List<double>> { [12] = [50, 600, 100] };
+
+        var records = ReportBuilder.Measurements([pipes], native, 0.10);
+
+        // Per trial 2.0, 0.5, 2.0; medians alone (200 / 100) would say 2.0 with no spread.
+        Assert.Equal(new Spread(2, 0.5, 2), records.Single(r => r.Binding == BindingNames.Pipes).RatioToNativeSpread);
+        var floor = records.Single(r => r.Binding == ReportBuilder.NativeLabel);
+        Assert.Equal(new Spread(100, 50, 600), floor.CallsPerSecond);
+        Assert.Equal(3, floor.Trials);
+    }
+
+    [Fact]
+    public void RatioToBinding_PairsAKnobsColumnWithItsBindingTrialByTrial_AndOnlyForTheKnob()
+    {
+        var product = Cell(BindingNames.WcfNetTcp, 1000, 2000, 1500);
+        var variantTarget = new BindingTarget("wcf-nettcp/per-session", BindingNames.WcfNetTcp, "", "", Variant: "per-session");
+        var variant = new CellResult(Workload(BindingNames.WcfNetTcp) with { Target = variantTarget }, 1, [Trial(900), Trial(1000), Trial(1500)]);
+
+        var records = ReportBuilder.Measurements([product, variant], new Dictionary<int, List<double>>(), 0.10);
+
+        var knob = records.Single(r => r.Binding == "wcf-nettcp/per-session");
+        Assert.Equal("per-session", knob.Variant);
+        Assert.Equal(new Spread(0.9, 0.5, 1), knob.RatioToBindingSpread);
+        Assert.True(knob.Noisy, "ratios from 0.5 to 1 are far beyond a 10% threshold");
+        Assert.Null(records.Single(r => r.Binding == BindingNames.WcfNetTcp).RatioToBindingSpread);
+    }
+
     private static MeasurementRecord Record(CellResult cell, IReadOnlyList<CellResult> row) =>
-        ReportBuilder.Measurements(row, new Dictionary<int, Spread>(), 0.10).Single(r => r.Binding == cell.Workload.Target.Label);
+        ReportBuilder.Measurements(row, new Dictionary<int, List<double>>(), 0.10).Single(r => r.Binding == cell.Workload.Target.Label);
 
     private static CellResult Cell(string binding, params double[] rates) =>
         new(Workload(binding), 1, [.. rates.Select(Trial)]);

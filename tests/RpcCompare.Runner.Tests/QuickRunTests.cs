@@ -121,6 +121,8 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
             if (suite == "pingpong")
             {
                 Assert.True(record.GetProperty("ratioToNative").GetDouble() > 0);
+                var toNative = record.GetProperty("ratioToNativeSpread");
+                Assert.InRange(toNative.GetProperty("median").GetDouble(), toNative.GetProperty("min").GetDouble(), toNative.GetProperty("max").GetDouble());
                 // Read from the host's runtime events. Its resolution is ~100 KB per thread, so only the
                 // largest echo (a new 248,832-byte array per reply on every binding) must show bytes in
                 // a smoke run's two 0.1 s trials.
@@ -153,9 +155,11 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     [Fact]
     public void ReportJson_HasTheNativeFloorAtEveryPingPongSize()
     {
-        var native = _run.Measurements.Where(m => m.GetProperty("binding").GetString() == "native-uds").Select(Size).ToList();
+        var native = _run.Measurements.Where(m => m.GetProperty("binding").GetString() == "native-uds").ToList();
 
-        Assert.Equal([12L, 144L, 1_728L, 20_736L, 248_832L], native);
+        Assert.Equal([12L, 144L, 1_728L, 20_736L, 248_832L], native.Select(Size));
+        // Its trials took turns with the bindings' in the same rows: as many as each binding's.
+        Assert.All(native, m => Assert.Equal(2, m.GetProperty("trials").GetInt32()));
         Assert.Contains("built with", _run.Root.GetProperty("environment").GetProperty("nativeFloor").GetString(), StringComparison.Ordinal);
     }
 

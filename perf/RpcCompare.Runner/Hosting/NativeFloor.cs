@@ -9,6 +9,7 @@ namespace RpcCompare.Runner.Hosting;
 /// </summary>
 internal sealed class NativeFloor : IDisposable
 {
+    private static readonly string[] s_pin = ["pin"];
     private readonly string _directory;
     private readonly string? _executable;
 
@@ -48,28 +49,19 @@ internal sealed class NativeFloor : IDisposable
     }
 
     /// <summary>Runs the ping-pong once per trial and returns round trips per second.</summary>
-    public Spread Measure(int size, MeasurementSettings settings, bool pin)
+    /// <summary>One trial: round trips per second of the C ping-pong at <paramref name="size"/> bytes.</summary>
+    public double MeasureTrial(int size, TimeSpan duration, bool pin)
     {
         var executable = _executable ?? throw new InvalidOperationException(Description);
-        string[] arguments =
+        var (exitCode, output) = ChildProcess.Run(executable,
         [
             size.ToString(CultureInfo.InvariantCulture),
-            ((int)settings.TrialDuration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
-            .. pin ? new[] { "pin" } : [],
-        ];
-        var rates = new double[settings.Trials];
-        for (var i = 0; i < rates.Length; i++)
-        {
-            var (exitCode, output) = ChildProcess.Run(executable, arguments);
-            if (exitCode != 0)
-            {
-                throw new MeasurementException($"The native ping-pong at {size} bytes failed (exit {exitCode}): {output.Trim()}");
-            }
-
-            rates[i] = Parse(output);
-        }
-
-        return new Spread(Statistics.Median(rates), rates.Min(), rates.Max());
+            ((int)duration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
+            .. pin ? s_pin : [],
+        ]);
+        return exitCode == 0
+            ? Parse(output)
+            : throw new MeasurementException($"The native ping-pong at {size} bytes failed (exit {exitCode}): {output.Trim()}");
     }
 
     public void Dispose()

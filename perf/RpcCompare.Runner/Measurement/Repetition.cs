@@ -1,13 +1,15 @@
 namespace RpcCompare.Runner.Measurement;
 
 /// <summary>One pass over the whole selection (--repeat runs several in one invocation).</summary>
-internal sealed record Repetition(int Number, List<CellResult> Cells, Dictionary<int, Spread> Native)
+/// <param name="Number">1-based; 0 for the pooled result.</param>
+/// <param name="Cells">Every measured cell.</param>
+/// <param name="Native">The native floor's round trips per second in each trial, by message size, in trial order.</param>
+internal sealed record Repetition(int Number, List<CellResult> Cells, Dictionary<int, List<double>> Native)
 {
     /// <summary>
     /// Every repetition's trials of a cell, in repetition order, as one cell: each repetition
     /// gave every cell of a row the same number of trials, so trial t of two cells still ran side
-    /// by side. The native floor keeps only its spread per repetition: the median of medians,
-    /// the smallest minimum and the largest maximum.
+    /// by side. The native floor's trials, which ran in the rotation of their rows, pool the same way.
     /// </summary>
     public static Repetition Pool(IReadOnlyList<Repetition> repetitions)
     {
@@ -20,11 +22,7 @@ internal sealed record Repetition(int Number, List<CellResult> Cells, Dictionary
             .Select(first => new CellResult(first.Workload, first.Clients,
                 [.. repetitions.SelectMany(r => r.Cells.Where(c => ReferenceEquals(c.Workload, first.Workload)).SelectMany(c => c.Trials))]))
             .ToList();
-        var native = repetitions[0].Native.Keys.ToDictionary(size => size, size =>
-        {
-            var spreads = repetitions.Select(r => r.Native[size]).ToList();
-            return new Spread(Statistics.Median([.. spreads.Select(s => s.Median)]), spreads.Min(s => s.Min), spreads.Max(s => s.Max));
-        });
+        var native = repetitions[0].Native.Keys.ToDictionary(size => size, size => repetitions.SelectMany(r => r.Native[size]).ToList());
         return new Repetition(0, cells, native);
     }
 }

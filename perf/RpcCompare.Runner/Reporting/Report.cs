@@ -45,7 +45,7 @@ internal sealed record MeasurementRecord(
     Percentiles? LatencyMicroseconds,
     double? AllocatedBytesPerCall,
     Spread? MegabytesPerSecond,
-    double? RatioToNative,
+    Spread? RatioToNativeSpread,
     int Trials,
     long Calls,
     Spread? RatioToPipesSpread,
@@ -57,6 +57,9 @@ internal sealed record MeasurementRecord(
     string? Variant,
     Spread? RatioToBindingSpread)
 {
+    /// <summary>The median of the side-by-side ratios to the native floor (<see cref="RatioToNativeSpread"/>).</summary>
+    public double? RatioToNative => RatioToNativeSpread?.Median;
+
     /// <summary>The median of the side-by-side ratios to pipes (<see cref="RatioToPipesSpread"/>).</summary>
     public double? RatioToPipes => RatioToPipesSpread?.Median;
 

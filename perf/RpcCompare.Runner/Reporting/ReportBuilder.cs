@@ -17,10 +17,10 @@ internal static class ReportBuilder
 
     /// <summary>One record per cell, with every ratio and share computed from trials that ran side by side.</summary>
     /// <param name="cells">The measured cells (pooled over repetitions).</param>
-    /// <param name="native">The native floor's round trips per second by message size.</param>
+    /// <param name="native">The native floor's round trips per second in each trial, by message size.</param>
     /// <param name="noiseThreshold">Trials spanning more than this share of their median mark the cell noisy.</param>
     /// <param name="hostAllocations">Bytes the host allocated per call, for the cells it was read for.</param>
-    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, Spread> native, double noiseThreshold,
+    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, List<double>> native, double noiseThreshold,
         IReadOnlyDictionary<CellResult, double>? hostAllocations = null)
     {
         var byKey = cells.ToDictionary(c => Key(c));
@@ -42,9 +42,10 @@ internal static class ReportBuilder
             var noisy = trialSpread > noiseThreshold
                 || (ratioToPipes is { } pairs && Relative(pairs) > noiseThreshold)
                 || (ratioToBinding is { } knob && Relative(knob) > noiseThreshold);
-            // The floor is one pair of processes: only a one-client rate compares with it.
-            double? ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
-                ? cell.CallsPerSecond.Median / floor.Median
+            // The floor is one pair of processes: only a one-client rate compares with it. Its
+            // trials took turns with the row's, so trial t pairs with trial t.
+            var ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
+                ? Paired(cell.Trials.Select(t => t.CallsPerSecond).ToList(), floor, (c, n) => c / n)
                 : null;
             records.Add(new MeasurementRecord(
                 workload.Suite,
@@ -70,9 +71,10 @@ internal static class ReportBuilder
                 ratioToBinding));
         }
 
-        foreach (var (size, rate) in native.OrderBy(n => n.Key))
+        foreach (var (size, rates) in native.OrderBy(n => n.Key))
         {
-            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, 1.0, 0, 0,
+            var rate = new Spread(Statistics.Median([.. rates]), rates.Min(), rates.Max());
+            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, new Spread(1, 1, 1), rates.Count, 0,
                 null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null, null, null));
         }
 
@@ -170,14 +172,17 @@ internal static class ReportBuilder
     }
 
     /// <summary>f(trial t of <paramref name="cell"/>, trial t of <paramref name="other"/>) for every t: median, min, max.</summary>
-    private static Spread? Paired(CellResult cell, CellResult other, Func<double, double, double> f)
+    private static Spread? Paired(CellResult cell, CellResult other, Func<double, double, double> f) =>
+        Paired([.. cell.Trials.Select(t => t.CallsPerSecond)], [.. other.Trials.Select(t => t.CallsPerSecond)], f);
+
+    private static Spread? Paired(List<double> rates, List<double> others, Func<double, double, double> f)
     {
-        if (cell.Trials.Count != other.Trials.Count)
+        if (rates.Count != others.Count || rates.Count == 0)
         {
             return null;
         }
 
-        var pairs = cell.Trials.Zip(other.Trials, (a, b) => f(a.CallsPerSecond, b.CallsPerSecond)).ToArray();
+        var pairs = rates.Zip(others, f).ToArray();
         return new Spread(Statistics.Median(pairs), pairs.Min(), pairs.Max());
     }
 

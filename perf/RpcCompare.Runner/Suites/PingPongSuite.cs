@@ -10,7 +10,9 @@ internal sealed class PingPongSuite : ISuite
 {
     public static readonly int[] Sizes = [12, 144, 1_728, 20_736, 248_832];
 
-    public string Name => "pingpong";
+    public const string SuiteName = "pingpong";
+
+    public string Name => SuiteName;
 
     public string Description => "Echo round trips at 12 B to 248,832 B, client allocations per round trip, and the ratio to a native C ping-pong.";
 
