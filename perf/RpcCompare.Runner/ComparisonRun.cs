@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using RpcCompare.Bindings;
 using RpcCompare.Client;
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Reporting;

@@ -37,5 +37,8 @@ internal static class BindingConfigurations
     };
 
     /// <summary>A variant's column: the binding's configuration with the one knob that differs.</summary>
-    public static string Describe(string binding, BindingVariant variant) => $"{Describe(binding)} Variant {variant.Suffix}: {variant.Description}.";
+    public static string Describe(string binding, BindingVariant variant) => $"{Sentence(Describe(binding))} Variant {variant.Suffix}: {variant.Description}.";
+
+    /// <summary>A description ending in a full stop, so more can follow it.</summary>
+    public static string Sentence(string description) => description.EndsWith('.') ? description : description + ".";
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Hosting;

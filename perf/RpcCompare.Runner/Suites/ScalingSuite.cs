@@ -1,5 +1,6 @@
 using RpcCompare.Bindings;
 using RpcCompare.Contracts;
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Suites;
@@ -26,7 +27,7 @@ internal sealed class ScalingSuite : ISuite
             .Select(t => t with
             {
                 Label = t.Label + MultiplexedSuffix,
-                Configuration = t.Configuration + " Scaling: every client's calls multiplexed as HTTP/2 streams on one GrpcChannel (one connection until 100 streams are in flight).",
+                Configuration = BindingConfigurations.Sentence(t.Configuration) + " Scaling: every client's calls multiplexed as HTTP/2 streams on one GrpcChannel (one connection until 100 streams are in flight).",
             }));
         foreach (var clients in ClientCounts)
         {

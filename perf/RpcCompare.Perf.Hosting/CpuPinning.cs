@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace RpcCompare.Runner.Hosting;
+namespace RpcCompare.Perf.Hosting;
 
 /// <summary>
 /// Puts processes on one CPU, as Chromium's IPC perftests do, so a ping-pong measures the
@@ -11,7 +11,7 @@ namespace RpcCompare.Runner.Hosting;
 /// process already has many threads when it can be reached; <c>taskset -a</c> sets it for every
 /// thread, and threads created later inherit it.
 /// </remarks>
-internal static class CpuPinning
+public static class CpuPinning
 {
     public static void PinToCpu0(int processId)
     {

@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace RpcCompare.Runner.Hosting;
+namespace RpcCompare.Perf.Hosting;
 
-/// <summary>The small programs the runner runs to completion: the C compiler, the native floor, taskset, kill.</summary>
-internal static class ChildProcess
+/// <summary>The small programs a measuring tool runs to completion: the C compiler, the native floor, taskset, kill.</summary>
+public static class ChildProcess
 {
     /// <summary>Runs a program to its end; exit code -1 when the program does not exist.</summary>
     public static (int ExitCode, string Output) Run(string program, params string[] arguments)

@@ -2,13 +2,13 @@ using System.Diagnostics;
 using System.Text;
 using RpcCompare.Bindings;
 
-namespace RpcCompare.Runner.Hosting;
+namespace RpcCompare.Perf.Hosting;
 
 /// <summary>
-/// Starts RpcCompare.Host as a separate process (the runner measures across a process
+/// Starts RpcCompare.Host as a separate process (the tools measure across a process
 /// boundary), waits for its endpoints file, and stops it with SIGTERM so it cleans up after itself.
 /// </summary>
-internal sealed class HostLauncher : IAsyncDisposable
+public sealed class HostLauncher : IAsyncDisposable
 {
     private readonly Process _process;
     private readonly string _directory;

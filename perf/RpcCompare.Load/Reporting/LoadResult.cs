@@ -1,0 +1,62 @@
+using System.Text.Json.Serialization;
+using NBomber.Contracts.Stats;
+using RpcCompare.Load.Scenarios;
+
+namespace RpcCompare.Load.Reporting;
+
+/// <summary>Latency of the successful calls, in milliseconds, as NBomber measured it.</summary>
+internal sealed record LatencyFigures(double Mean, double P50, double P75, double P95, double P99, double Max);
+
+/// <summary>One NBomber scenario: a binding under one model calling one operation.</summary>
+/// <param name="Binding">The binding loaded.</param>
+/// <param name="Operation">The operation called (see LoadOperation).</param>
+/// <param name="Model">closed or open.</param>
+/// <param name="Load">The model with its users or rate, in words.</param>
+/// <param name="Ok">Calls that succeeded in the measured part (NBomber's count).</param>
+/// <param name="Failed">Calls that failed in the measured part.</param>
+/// <param name="RequestsPerSecond">Successful calls per second (NBomber's RPS).</param>
+/// <param name="Latency">Latency of the successful calls.</param>
+/// <param name="Bytes">Bytes the successful calls carried, request and reply, as the scenario reported them.</param>
+/// <param name="Connections">Clients the scenario connected: the most calls that overlapped.</param>
+/// <param name="FirstError">The first failed call's error, or null.</param>
+/// <param name="ReportFiles">NBomber's own reports of this scenario.</param>
+internal sealed record LoadResult(
+    string Binding,
+    string Operation,
+    string Model,
+    string Load,
+    long Ok,
+    long Failed,
+    double RequestsPerSecond,
+    LatencyFigures Latency,
+    long Bytes,
+    int Connections,
+    string? FirstError,
+    IReadOnlyList<string> ReportFiles)
+{
+    /// <summary>What NBomber returned, for callers (tests) that check its statistics directly.</summary>
+    [JsonIgnore]
+    public NodeStats? Stats { get; init; }
+
+    public static LoadResult From(string binding, LoadOperation operation, LoadModel model, string load, NodeStats stats, int connections, string? firstError)
+    {
+        var scenario = stats.ScenarioStats.Single();
+        var ok = scenario.Ok;
+        return new LoadResult(
+            binding,
+            operation.Name,
+            model.Name(),
+            load,
+            ok.Request.Count,
+            scenario.Fail.Request.Count,
+            ok.Request.RPS,
+            new LatencyFigures(ok.Latency.MeanMs, ok.Latency.Percent50, ok.Latency.Percent75, ok.Latency.Percent95, ok.Latency.Percent99, ok.Latency.MaxMs),
+            ok.DataTransfer.AllBytes,
+            connections,
+            firstError,
+            [.. stats.ReportFiles.Select(f => f.FilePath)])
+        {
+            Stats = stats,
+        };
+    }
+}
