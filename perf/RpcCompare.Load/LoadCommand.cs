@@ -22,7 +22,7 @@ internal static class LoadCommand
         var quick = new Option<bool>("--quick", "-q") { Description = $"Short scenarios ({LoadSettings.Quick.Duration.TotalSeconds:0.#} s, no warm-up, {LoadSettings.Quick.Users} users, {LoadSettings.Quick.Rate}/s): a smoke run." };
         var users = new Option<int?>("--users") { Description = $"Virtual users of the closed model (default {LoadSettings.Default.Users})." };
         var rate = new Option<int?>("--rate") { Description = $"Calls per second of the open model (default {LoadSettings.Default.Rate})." };
-        var warmUp = new Option<double?>("--warmup-seconds") { Description = $"NBomber's warm-up per scenario (default {LoadSettings.Default.WarmUp.TotalSeconds:0.#} s)." };
+        var warmUp = new Option<double?>("--warmup-seconds") { Description = $"Unmeasured calls before each scenario (default {LoadSettings.Default.WarmUp.TotalSeconds:0.#} s)." };
         var duration = new Option<double?>("--duration-seconds") { Description = $"Measured time per scenario (default {LoadSettings.Default.Duration.TotalSeconds:0.#} s)." };
         var host = new Option<FileInfo?>("--host") { Description = "Load an already-running host (e.g. a container) through the endpoints file it wrote, instead of starting one." };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/load/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
