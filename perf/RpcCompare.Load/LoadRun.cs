@@ -60,6 +60,18 @@ internal sealed class LoadRun
             var plan = (from binding in requested from operation in _options.Operations from model in _options.Models select (binding, operation, model)).ToList();
             var perScenario = _options.Settings.WarmUp + _options.Settings.Duration;
             _console.MarkupLineInterpolated($"{plan.Count} NBomber scenarios of {perScenario.TotalSeconds:0.#} s each (about {plan.Count * perScenario.TotalSeconds / 60:0.#} min plus start-up).");
+            // One unmeasured pass over every binding and operation first, as the runner does: the
+            // host compiles every binding's code before the first scenario is measured. Without it the
+            // first binding's first scenarios ran at half their rate (wcf-nettcp Ping, 8 users:
+            // 6,831 calls/s after 0.5 s of warm-up, 16,451 after 3 s).
+            foreach (var (binding, operation) in from binding in requested from operation in _options.Operations select (binding, operation))
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                _console.MarkupLineInterpolated($"warm-up pass: {binding} · {operation.Name}");
+                await using var pool = new ClientPool(factory, binding, endpoints[binding], operation);
+                await WarmUpAsync(pool, _options.Settings.Users, _options.Settings.WarmUp);
+            }
+
             var results = new List<LoadResult>();
             foreach (var (index, (binding, operation, model)) in plan.Index())
             {
