@@ -11,7 +11,7 @@ FROM scratch AS nuget
 FROM ${SDK_IMAGE} AS build
 # Marks the build stage, whose image is left behind unnamed, so scripts can prune exactly these.
 LABEL rpccompare.stage=build
-# npm restores Chart.js, which the HTML report inlines (perf/RpcCompare.Runner/Reporting/Html).
+# npm restores Chart.js, which the HTML reports inline (perf/RpcCompare.Perf.Reporting/Html).
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY --from=nuget / /nuget/

@@ -11,7 +11,7 @@ public sealed class WriteAtRequest
     [DataMember(Order = 1)]
     public string? Path { get; set; }
 
-    /// <summary>Bytes to write. Defaults (0) to 100.</summary>
+    /// <summary>Bytes to write, of the service's own pattern. Defaults (0) to 100; ignored when <see cref="Data"/> is given.</summary>
     [DataMember(Order = 2)]
     public int Count { get; set; }
 
@@ -27,6 +27,14 @@ public sealed class WriteAtRequest
     /// <summary>How many times to write in this one call ("write to a file twice" is 2). Defaults (0) to 1.</summary>
     [DataMember(Order = 4)]
     public int Repeat { get; set; }
+
+    /// <summary>
+    /// The bytes to write, when the caller's own content matters (the load command's kill -9 test
+    /// writes a sequence number and checks afterwards that every acknowledged write is in the file).
+    /// Null or empty: <see cref="Count"/> bytes of the service's pattern.
+    /// </summary>
+    [DataMember(Order = 5, EmitDefaultValue = false)]
+    public byte[]? Data { get; set; }
 
     // DataContractSerializer does not run constructors or initializers: a SOAP request that leaves
     // Offset out must still mean "the middle", as it does on every other binding.

@@ -1,5 +1,8 @@
 using System.CommandLine;
+using RpcCompare.Load.Capacity;
+using RpcCompare.Load.Chaos;
 using RpcCompare.Load.Scenarios;
+using RpcCompare.Load.Soak;
 using Spectre.Console;
 
 namespace RpcCompare.Load;
@@ -7,7 +10,9 @@ namespace RpcCompare.Load;
 /// <summary>The load command's command line.</summary>
 internal static class LoadCommand
 {
-    public static RootCommand Create(IAnsiConsole console)
+    /// <param name="console">Where progress and errors go.</param>
+    /// <param name="onReport">Handed the run's report (with NBomber's own statistics) once written; for tests.</param>
+    public static RootCommand Create(IAnsiConsole console, Action<Reporting.LoadReport>? onReport = null)
     {
         var bindings = new Option<string?>("--bindings", "-b") { Description = "Bindings to load, comma-separated. Default: every network binding the host serves." };
         var operations = new Option<string?>("--operations")
@@ -19,19 +24,49 @@ internal static class LoadCommand
             Description = "Load models, comma-separated: closed (virtual users calling in a loop), open (a fixed rate of calls per second).",
             DefaultValueFactory = _ => "closed,open",
         };
-        var quick = new Option<bool>("--quick", "-q") { Description = $"Short scenarios ({LoadSettings.Quick.Duration.TotalSeconds:0.#} s, no warm-up, {LoadSettings.Quick.Users} users, {LoadSettings.Quick.Rate}/s): a smoke run." };
+        var quick = new Option<bool>("--quick", "-q")
+        {
+            Description = $"A smoke run: ping and echo-100kB only, {LoadSettings.Quick.Duration.TotalSeconds:0.#}-s scenarios, no warm-up, {LoadSettings.Quick.Users} users, {LoadSettings.Quick.Rate}/s " +
+                "(under a minute for every binding); with --find-max, 1-s steps up to 16,000/s; with --chaos, 8 s with the kill at 2 s.",
+        };
         var users = new Option<int?>("--users") { Description = $"Virtual users of the closed model (default {LoadSettings.Default.Users})." };
         var rate = new Option<int?>("--rate") { Description = $"Calls per second of the open model (default {LoadSettings.Default.Rate})." };
         var warmUp = new Option<double?>("--warmup-seconds") { Description = $"Unmeasured calls before each scenario (default {LoadSettings.Default.WarmUp.TotalSeconds:0.#} s)." };
+        var ramp = new Option<double?>("--ramp-seconds") { Description = "Load rising linearly from zero before each scenario's steady part (default 0); NBomber counts it in its statistics." };
         var duration = new Option<double?>("--duration-seconds") { Description = $"Measured time per scenario (default {LoadSettings.Default.Duration.TotalSeconds:0.#} s)." };
         var host = new Option<FileInfo?>("--host") { Description = "Load an already-running host (e.g. a container) through the endpoints file it wrote, instead of starting one." };
+        var findMax = new Option<bool>("--find-max")
+        {
+            Description = "Instead of the fixed scenarios: per binding and operation, the highest open-model rate that holds a whole step with p99 within " +
+                "--latency-budget-ms and no failed call (rate doubled from --start-rate, then bisected). Its capacity table is the report's headline.",
+        };
+        var budget = new Option<double?>("--latency-budget-ms") { Description = $"p99 budget of --find-max (default {CapacitySettings.Default.LatencyBudgetMs:0.##} ms)." };
+        var step = new Option<double?>("--step-seconds") { Description = $"How long --find-max holds each rate (default {CapacitySettings.Default.Step.TotalSeconds:0.#} s; --quick {CapacitySettings.Quick.Step.TotalSeconds:0.#} s)." };
+        var startRate = new Option<int?>("--start-rate") { Description = $"First rate --find-max tries (default {CapacitySettings.Default.StartRate:#,0}/s)." };
+        var maxRate = new Option<int?>("--max-rate") { Description = $"Highest rate --find-max tries (default {CapacitySettings.Default.MaxRate:#,0}/s; --quick {CapacitySettings.Quick.MaxRate:#,0}/s)." };
+        var soak = new Option<string?>("--soak")
+        {
+            Description = $"Instead of the fixed scenarios: hold each binding at --rate (default {SoakSettings.DefaultRate:#,0}/s per operation; operations default to ping) " +
+                $"for DURATION (default {SoakSettings.DefaultDuration.TotalMinutes:0} min; 90s, 10m, 1h), sampling the host every second (RSS, GC heap, gen-2 collections, " +
+                "threads, descriptors, sockets). Fails when memory or descriptors keep growing or any call fails (the criterion is in the report).",
+            Arity = ArgumentArity.ZeroOrOne,
+        };
+        var chaos = new Option<string?>("--chaos")
+        {
+            Description = "kill-host: every binding writes numbered records in closed loops (--users, default " +
+                $"{ChaosSettings.Default.Users}, for --duration-seconds, default {ChaosSettings.Default.Duration.TotalSeconds:0}); at --kill-after-seconds " +
+                $"(default {ChaosSettings.Default.KillAfter.TotalSeconds:0}) the host is killed with SIGKILL and restarted on the same addresses. " +
+                "Reports failed calls and their errors, each binding's time to serve again, and whether the file holds every acknowledged write.",
+        };
+        chaos.AcceptOnlyFromAmong("kill-host");
+        var killAfter = new Option<double?>("--kill-after-seconds") { Description = "When --chaos kills the host, in seconds into the load." };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/load/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
 
         var root = new RootCommand(
             "RpcCompare load command: starts the host as a separate process and runs NBomber 4.1.2 scenarios (closed and open models) " +
             "against every binding it serves; NBomber's reports per binding and a side-by-side summary go under results/<UTC timestamp>/load/.")
         {
-            bindings, operations, models, quick, users, rate, warmUp, duration, host, output,
+            bindings, operations, models, quick, users, rate, warmUp, ramp, duration, findMax, budget, step, startRate, maxRate, soak, chaos, killAfter, host, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -43,20 +78,67 @@ internal static class LoadCommand
                     parse.GetValue(users) ?? defaults.Users,
                     parse.GetValue(rate) ?? defaults.Rate,
                     parse.GetValue(warmUp) is { } w ? TimeSpan.FromSeconds(w) : defaults.WarmUp,
-                    parse.GetValue(duration) is { } d ? TimeSpan.FromSeconds(d) : defaults.Duration);
-                if (settings.Users < 1 || settings.Rate < 1 || settings.WarmUp < TimeSpan.Zero || settings.Duration < TimeSpan.FromSeconds(1))
+                    parse.GetValue(duration) is { } d ? TimeSpan.FromSeconds(d) : defaults.Duration,
+                    TimeSpan.FromSeconds(parse.GetValue(ramp) ?? 0));
+                if (settings.Users < 1 || settings.Rate < 1 || settings.WarmUp < TimeSpan.Zero || settings.Duration < TimeSpan.FromSeconds(1) || settings.Ramp < TimeSpan.Zero)
                 {
-                    throw new ArgumentException("--users and --rate must be positive, --duration-seconds at least 1, --warmup-seconds not negative.");
+                    throw new ArgumentException("--users and --rate must be positive, --duration-seconds at least 1, --warmup-seconds and --ramp-seconds not negative.");
                 }
 
+                var capacityDefaults = parse.GetValue(quick) ? CapacitySettings.Quick : CapacitySettings.Default;
+                var capacity = capacityDefaults with
+                {
+                    LatencyBudgetMs = parse.GetValue(budget) ?? capacityDefaults.LatencyBudgetMs,
+                    Step = parse.GetValue(step) is { } st ? TimeSpan.FromSeconds(st) : capacityDefaults.Step,
+                    StartRate = parse.GetValue(startRate) ?? capacityDefaults.StartRate,
+                    MaxRate = parse.GetValue(maxRate) ?? capacityDefaults.MaxRate,
+                };
+                if (capacity.LatencyBudgetMs <= 0 || capacity.Step < TimeSpan.FromSeconds(1) || capacity.StartRate < CapacitySettings.MinRate || capacity.MaxRate < capacity.StartRate)
+                {
+                    throw new ArgumentException($"--latency-budget-ms must be positive, --step-seconds at least 1, --start-rate at least {CapacitySettings.MinRate} and --max-rate at least --start-rate.");
+                }
+
+                var soaking = parse.GetResult(soak) is not null;
+                var killing = parse.GetValue(chaos) is not null;
+                if (new[] { soaking, killing, parse.GetValue(findMax) }.Count(x => x) > 1)
+                {
+                    throw new ArgumentException("--find-max, --soak and --chaos are different runs: give one.");
+                }
+
+                if (parse.GetValue(host) is not null && (soaking || killing))
+                {
+                    throw new ArgumentException(killing
+                        ? "--chaos kill-host kills and restarts the host, so it needs the host the load command starts (not --host)."
+                        : "--soak samples the host process from this machine, so it needs the host the load command starts (not --host).");
+                }
+
+                var chaosDefaults = parse.GetValue(quick) ? ChaosSettings.Quick : ChaosSettings.Default;
+                var chaosSettings = new ChaosSettings(
+                    parse.GetValue(users) ?? chaosDefaults.Users,
+                    parse.GetValue(duration) is { } cd ? TimeSpan.FromSeconds(cd) : chaosDefaults.Duration,
+                    parse.GetValue(killAfter) is { } ka ? TimeSpan.FromSeconds(ka) : chaosDefaults.KillAfter,
+                    chaosDefaults.ConnectTimeout);
+                if (killing && (chaosSettings.KillAfter <= TimeSpan.Zero || chaosSettings.KillAfter >= chaosSettings.Duration))
+                {
+                    throw new ArgumentException("--kill-after-seconds must fall inside the load (after 0, before --duration-seconds).");
+                }
+
+                var soakSettings = new SoakSettings(
+                    parse.GetValue(soak) is { } soakDuration ? SoakSettings.ParseDuration(soakDuration) : SoakSettings.DefaultDuration,
+                    parse.GetValue(rate) ?? SoakSettings.DefaultRate);
                 options = new LoadOptions(
+                    soaking ? LoadMode.Soak : killing ? LoadMode.Chaos : parse.GetValue(findMax) ? LoadMode.FindMax : LoadMode.Scenarios,
                     parse.GetValue(bindings) is { } b ? Split(b) : null,
-                    parse.GetValue(operations) is { } o ? [.. Split(o).Select(LoadOperation.Find)] : LoadOperation.All,
+                    parse.GetValue(operations) is { } o ? [.. Split(o).Select(LoadOperation.Find)] : soaking ? [LoadOperation.Find("ping")] : killing ? [LoadOperation.Find("write-at")]
+                        : parse.GetValue(quick) && !parse.GetValue(findMax) ? [LoadOperation.Find("ping"), LoadOperation.Find("echo-100kB")] : LoadOperation.All,
                     [.. Split(parse.GetValue(models)!).Select(LoadModels.Parse).Distinct()],
                     settings,
                     parse.GetValue(quick),
                     parse.GetValue(host)?.FullName,
-                    parse.GetValue(output)!.FullName);
+                    parse.GetValue(output)!.FullName,
+                    capacity,
+                    soakSettings,
+                    chaosSettings);
             }
             catch (ArgumentException exception)
             {
@@ -64,7 +146,12 @@ internal static class LoadCommand
                 return 2;
             }
 
-            var (exitCode, _) = await new LoadRun(options, console).RunAsync(cancellationToken);
+            var (exitCode, report) = await new LoadRun(options, console).RunAsync(cancellationToken);
+            if (report is not null)
+            {
+                onReport?.Invoke(report);
+            }
+
             return exitCode;
         });
         return root;

@@ -10,15 +10,26 @@ namespace RpcCompare.Perf.Hosting;
 /// </summary>
 public sealed class HostLauncher : IAsyncDisposable
 {
-    private readonly Process _process;
+    // The host's configuration key of each TCP binding's port (hosts/RpcCompare.Host, --help).
+    private static readonly (string Binding, string Key)[] s_portKeys =
+        [(BindingNames.WcfNetTcp, "WcfNetTcp:Port"), (BindingNames.WcfHttp, "WcfHttp:Port"), (BindingNames.GrpcTcp, "GrpcTcp:Port")];
+
     private readonly string _directory;
     private readonly StringBuilder _output = new();
 
-    private HostLauncher(Process process, string directory, IReadOnlyDictionary<string, string> endpoints)
+    private readonly IReadOnlyList<string> _bindings;
+    private readonly IReadOnlyDictionary<string, string> _environment;
+    private readonly bool _pinToCpu0;
+    private Process _process;
+
+    private HostLauncher(string directory, IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string> environment)
     {
-        _process = process;
         _directory = directory;
-        Endpoints = endpoints;
+        _bindings = bindings;
+        _pinToCpu0 = pinToCpu0;
+        _environment = environment;
+        _process = null!; // Set by LaunchAsync before the launcher is handed out.
+        Endpoints = new Dictionary<string, string>();
     }
 
     public IReadOnlyDictionary<string, string> Endpoints { get; private set; }
@@ -26,13 +37,71 @@ public sealed class HostLauncher : IAsyncDisposable
     /// <summary>The host's process id, for reading its runtime's events.</summary>
     public int ProcessId => _process.Id;
 
+    /// <summary>
+    /// The directory the host's file operations are confined to. The launcher owns it (not the
+    /// host), so it outlives a killed host, a restarted one finds the same files, and a test can
+    /// read what was written.
+    /// </summary>
+    public string DataRoot => Path.Combine(_directory, "data");
+
     /// <param name="bindings">Network bindings to serve.</param>
     /// <param name="pinToCpu0">Pins the host to CPU 0, as the runner pins itself.</param>
     /// <param name="environment">Extra environment for the host (runtime knobs under test).</param>
     public static async Task<HostLauncher> StartAsync(IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string>? environment = null)
     {
         var directory = Directory.CreateTempSubdirectory("rpccompare-runner-").FullName;
-        var endpointsPath = Path.Combine(directory, "endpoints.json");
+        var launcher = new HostLauncher(directory, bindings, pinToCpu0, environment ?? new Dictionary<string, string>());
+        try
+        {
+            await launcher.LaunchAsync([]);
+            return launcher;
+        }
+        catch
+        {
+            await launcher.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Kills the host at once (SIGKILL: no shutdown, no clean-up), as a crash or an OOM kill would, and waits until it is gone.</summary>
+    public async Task KillAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill();
+            await _process.WaitForExitAsync();
+        }
+    }
+
+    /// <summary>
+    /// Starts the host again after <see cref="KillAsync"/>, on the same addresses (TCP ports, socket
+    /// files) and data root, so clients reconnect to what they knew; returns when it serves again.
+    /// </summary>
+    public async Task RestartAsync()
+    {
+        if (!_process.HasExited)
+        {
+            throw new InvalidOperationException("The host is still running: kill it first.");
+        }
+
+        _process.Dispose();
+        List<string> ports = [];
+        foreach (var (binding, key) in s_portKeys)
+        {
+            if (Endpoints.TryGetValue(binding, out var address) && Uri.TryCreate(address, UriKind.Absolute, out var uri))
+            {
+                ports.Add($"--{key}");
+                ports.Add(uri.Port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
+        }
+
+        await LaunchAsync(ports);
+    }
+
+    private async Task LaunchAsync(IReadOnlyList<string> extraArguments)
+    {
+        var endpointsPath = Path.Combine(_directory, "endpoints.json");
+        File.Delete(endpointsPath); // A killed host leaves its file behind.
         var start = new ProcessStartInfo("dotnet")
         {
             RedirectStandardOutput = true,
@@ -41,58 +110,45 @@ public sealed class HostLauncher : IAsyncDisposable
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "RpcCompare.Host.dll"));
         start.ArgumentList.Add("--bindings");
-        start.ArgumentList.Add(string.Join(',', bindings));
+        start.ArgumentList.Add(string.Join(',', _bindings));
         start.ArgumentList.Add("--endpoints-file");
         start.ArgumentList.Add(endpointsPath);
         start.ArgumentList.Add("--socket-dir");
-        start.ArgumentList.Add(Path.Combine(directory, "sockets"));
+        start.ArgumentList.Add(Path.Combine(_directory, "sockets"));
+        start.ArgumentList.Add("--data-root");
+        start.ArgumentList.Add(DataRoot);
+        foreach (var argument in extraArguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
         start.Environment["Logging__LogLevel__Default"] = "Warning";
-        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        foreach (var (name, value) in _environment)
         {
             start.Environment[name] = value;
         }
 
-        Process process;
-        try
-        {
-            process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.Host.");
-        }
-        catch
-        {
-            Directory.Delete(directory, recursive: true);
-            throw;
-        }
-
-        // From here the launcher owns the process and the directory: any failure disposes it.
-        var launcher = new HostLauncher(process, directory, new Dictionary<string, string>());
-        process.OutputDataReceived += (_, e) => launcher.Append(e.Data);
-        process.ErrorDataReceived += (_, e) => launcher.Append(e.Data);
+        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.Host.");
+        _process = process;
+        process.OutputDataReceived += (_, e) => Append(e.Data);
+        process.ErrorDataReceived += (_, e) => Append(e.Data);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        try
+        if (_pinToCpu0)
         {
-            if (pinToCpu0)
-            {
-                CpuPinning.PinToCpu0(process.Id);
-            }
-
-            using var exited = new CancellationTokenSource();
-            var waitForExit = process.WaitForExitAsync(exited.Token);
-            var waitForEndpoints = EndpointsFile.WaitAsync(endpointsPath, TimeSpan.FromSeconds(60), exited.Token);
-            if (await Task.WhenAny(waitForEndpoints, waitForExit) == waitForExit)
-            {
-                throw new InvalidOperationException($"RpcCompare.Host exited with code {process.ExitCode} before it was ready:\n{launcher.Output}");
-            }
-
-            await exited.CancelAsync();
-            launcher.Endpoints = await waitForEndpoints;
-            return launcher;
+            CpuPinning.PinToCpu0(process.Id);
         }
-        catch
+
+        using var exited = new CancellationTokenSource();
+        var waitForExit = process.WaitForExitAsync(exited.Token);
+        var waitForEndpoints = EndpointsFile.WaitAsync(endpointsPath, TimeSpan.FromSeconds(60), exited.Token);
+        if (await Task.WhenAny(waitForEndpoints, waitForExit) == waitForExit)
         {
-            await launcher.DisposeAsync();
-            throw;
+            throw new InvalidOperationException($"RpcCompare.Host exited with code {process.ExitCode} before it was ready:\n{Output}");
         }
+
+        await exited.CancelAsync();
+        Endpoints = await waitForEndpoints;
     }
 
     public string Output
@@ -108,7 +164,7 @@ public sealed class HostLauncher : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        if (!_process.HasExited)
+        if (_process is { HasExited: false })
         {
             ChildProcess.Terminate(_process.Id);
 
@@ -123,7 +179,7 @@ public sealed class HostLauncher : IAsyncDisposable
             }
         }
 
-        _process.Dispose();
+        _process?.Dispose();
         if (Directory.Exists(_directory))
         {
             Directory.Delete(_directory, recursive: true);

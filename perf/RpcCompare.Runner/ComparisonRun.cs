@@ -2,6 +2,7 @@ using System.Diagnostics;
 using RpcCompare.Bindings;
 using RpcCompare.Client;
 using RpcCompare.Perf.Hosting;
+using RpcCompare.Perf.Reporting.Dashboard;
 using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Reporting;
@@ -67,7 +68,7 @@ internal sealed class ComparisonRun
                 ReportBuilder.Repeatability(repetitions, _options.NoiseThreshold));
             ConsoleReporter.Write(_console, report);
             var directory = WriteReports(report, started);
-            _console.MarkupLineInterpolated($"Reports written to [bold]{directory}[/] (report.md, report.json, report.html)");
+            _console.MarkupLineInterpolated($"Reports written to [bold]{directory}[/] (report.md, report.json, report.html); every run side by side: [bold]{DashboardWriter.Write(_options.OutputRoot)}[/]");
             return 0;
         }
         catch (Exception exception) when (exception is MeasurementException or InvalidOperationException or ArgumentException or NotSupportedException or IOException or TimeoutException)

@@ -65,7 +65,8 @@ public sealed class FileService : IFileService
     public async Task<WriteAtReply> WriteAtAsync(WriteAtRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var count = request.Count == 0 ? DefaultWriteCount : request.Count;
+        var given = request.Data is { Length: > 0 } ? request.Data : null;
+        var count = given?.Length ?? (request.Count == 0 ? DefaultWriteCount : request.Count);
         var repeat = request.Repeat == 0 ? 1 : request.Repeat;
         if (count is < 0 or > MaxWriteCount)
         {
@@ -84,7 +85,7 @@ public sealed class FileService : IFileService
             throw new RpcServiceException(RpcErrorCode.NotFound, $"File '{relative}' does not exist under the data root.");
         }
 
-        var data = count <= s_pattern.Length ? s_pattern.AsMemory(0, count) : CreateData(count);
+        var data = given ?? (count <= s_pattern.Length ? s_pattern.AsMemory(0, count) : CreateData(count));
         long offset = 0;
         long length = 0;
         for (var i = 0; i < repeat; i++)

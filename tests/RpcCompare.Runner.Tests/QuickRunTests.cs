@@ -1,5 +1,6 @@
 using System.Text.Json;
 using RpcCompare.Runner.Reporting;
+using RpcCompare.Testing;
 
 namespace RpcCompare.Runner.Tests;
 
@@ -281,6 +282,27 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.DoesNotContain("<link", html, StringComparison.OrdinalIgnoreCase);
         Assert.Contains("Chart.js", html, StringComparison.Ordinal);
         Assert.DoesNotContain("/*REPORT_JSON*/", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ReportHtml_Chromium_DrawsEveryChart_FromDisk()
+    {
+        var path = Path.Combine(_run.Directory, "report.html");
+        var canvases = System.Text.RegularExpressions.Regex.Count(File.ReadAllText(path), "<canvas data-chart=");
+
+        var page = await HeadlessChromium.RenderAsync(path);
+
+        Assert.Null(page.Error);
+        Assert.Equal(canvases, page.ChartsDrawn);
+    }
+
+    [Fact]
+    public void Dashboard_IsRewritten_AndListsTheRun()
+    {
+        var index = File.ReadAllText(Path.Combine(Path.GetDirectoryName(_run.Directory)!, "index.html"));
+
+        Assert.Contains($"<tr data-run=\"{Path.GetFileName(_run.Directory)}\">", index, StringComparison.Ordinal);
+        Assert.Contains("<b>Ping calls/s</b>: ", index, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -209,6 +209,8 @@ namespace RpcCompare.Generated.Wcf.FileService
         
         private int RepeatField;
         
+        private byte[] DataField;
+        
         [System.Runtime.Serialization.DataMemberAttribute()]
         public string Path
         {
@@ -258,6 +260,19 @@ namespace RpcCompare.Generated.Wcf.FileService
             set
             {
                 this.RepeatField = value;
+            }
+        }
+        
+        [System.Runtime.Serialization.DataMemberAttribute(EmitDefaultValue=false, Order=4)]
+        public byte[] Data
+        {
+            get
+            {
+                return this.DataField;
+            }
+            set
+            {
+                this.DataField = value;
             }
         }
     }

@@ -5,7 +5,11 @@ using RpcCompare.Load.Scenarios;
 namespace RpcCompare.Load.Reporting;
 
 /// <summary>Latency of the successful calls, in milliseconds, as NBomber measured it.</summary>
-internal sealed record LatencyFigures(double Mean, double P50, double P75, double P95, double P99, double Max);
+internal sealed record LatencyFigures(double Mean, double P50, double P75, double P95, double P99, double Max)
+{
+    public static LatencyFigures From(LatencyStats latency) =>
+        new(latency.MeanMs, latency.Percent50, latency.Percent75, latency.Percent95, latency.Percent99, latency.MaxMs);
+}
 
 /// <summary>One NBomber scenario: a binding under one model calling one operation.</summary>
 /// <param name="Binding">The binding loaded.</param>
@@ -34,13 +38,12 @@ internal sealed record LoadResult(
     string? FirstError,
     IReadOnlyList<string> ReportFiles)
 {
-    /// <summary>What NBomber returned, for callers (tests) that check its statistics directly.</summary>
+    /// <summary>What NBomber returned for the scenario, for callers (tests) that check its statistics directly.</summary>
     [JsonIgnore]
-    public NodeStats? Stats { get; init; }
+    public ScenarioStats? Stats { get; init; }
 
-    public static LoadResult From(string binding, LoadOperation operation, LoadModel model, string load, NodeStats stats, int connections, string? firstError)
+    public static LoadResult From(string binding, LoadOperation operation, LoadModel model, string load, ScenarioStats scenario, IReadOnlyList<string> reportFiles, int connections, string? firstError)
     {
-        var scenario = stats.ScenarioStats.Single();
         var ok = scenario.Ok;
         return new LoadResult(
             binding,
@@ -50,13 +53,13 @@ internal sealed record LoadResult(
             ok.Request.Count,
             scenario.Fail.Request.Count,
             ok.Request.RPS,
-            new LatencyFigures(ok.Latency.MeanMs, ok.Latency.Percent50, ok.Latency.Percent75, ok.Latency.Percent95, ok.Latency.Percent99, ok.Latency.MaxMs),
+            LatencyFigures.From(ok.Latency),
             ok.DataTransfer.AllBytes,
             connections,
             firstError,
-            [.. stats.ReportFiles.Select(f => f.FilePath)])
+            reportFiles)
         {
-            Stats = stats,
+            Stats = scenario,
         };
     }
 }

@@ -1,6 +1,7 @@
 using System.Runtime;
 using System.Runtime.InteropServices;
 using System.Text.Json;
+using RpcCompare.Perf.Reporting;
 
 namespace RpcCompare.Runner.Reporting;
 
@@ -15,7 +16,8 @@ internal sealed record EnvironmentInfo(
     GcInfo HostGc,
     bool Pinned,
     string NativeFloor,
-    string HostAllocations)
+    string HostAllocations,
+    string? Commit)
 {
     /// <param name="pinned">Whether --pin was given.</param>
     /// <param name="nativeFloor">The native floor's compiler, or why there is none.</param>
@@ -32,7 +34,8 @@ internal sealed record EnvironmentInfo(
         hostStartedHere ? ReadHostGc() : new GcInfo(null, "unknown: the host was started elsewhere", "unknown"),
         pinned,
         nativeFloor,
-        hostAllocations);
+        hostAllocations,
+        SourceRevision.Describe());
 
     private static string ReadCpuModel()
     {

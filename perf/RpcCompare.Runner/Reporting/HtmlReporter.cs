@@ -4,6 +4,8 @@ using System.Reflection;
 using System.Text;
 using System.Text.Json;
 
+using RpcCompare.Perf.Reporting;
+
 namespace RpcCompare.Runner.Reporting;
 
 /// <summary>
@@ -15,13 +17,13 @@ internal static class HtmlReporter
     public static string Render(Report report)
     {
         var template = Resource("RpcCompare.Runner.report.html");
-        var chartJs = Resource("RpcCompare.Runner.chart.umd.min.js");
+        var chartJs = ChartJs.Script;
         var tables = ReportTables.Build(report);
         // "</" inside inlined script would end the script element early.
         var json = JsonSerializer.Serialize(new { report, tables }, JsonReporter.Options).Replace("</", "<\\/", StringComparison.Ordinal);
         return template
             .Replace("<!--BODY-->", Body(report, tables), StringComparison.Ordinal)
-            .Replace("/*CHART_JS*/", chartJs.Replace("</script", "<\\/script", StringComparison.OrdinalIgnoreCase), StringComparison.Ordinal)
+            .Replace("/*CHART_JS*/", chartJs, StringComparison.Ordinal)
             .Replace("/*REPORT_JSON*/null", json, StringComparison.Ordinal);
     }
 

@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Grpc.Server;
+using RpcCompare.Bindings.Hosting;
 
 namespace RpcCompare.Bindings.Grpc.Uds;
 
@@ -22,8 +23,11 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
         ? path
         : throw new InvalidOperationException($"The grpc-uds binding needs an absolute socket path (GrpcUds:Path); got '{_options.Path}'.");
 
-    protected override void ConfigureKestrel(KestrelServerOptions options) =>
+    protected override void ConfigureKestrel(KestrelServerOptions options)
+    {
+        StaleSocketFile.RemoveIfStale(SocketPath);
         options.ListenUnixSocket(SocketPath, Http2Only);
+    }
 
     protected override string BoundAddress(IHost host) => SocketPath;
 }

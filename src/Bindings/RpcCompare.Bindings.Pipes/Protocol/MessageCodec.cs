@@ -68,6 +68,7 @@ internal static class MessageCodec
         buffer.WriteInt32(value.Count);
         buffer.WriteInt64(value.Offset);
         buffer.WriteInt32(value.Repeat);
+        buffer.WriteBytes(value.Data);
     }
 
     public static WriteAtRequest ReadWriteAtRequest(ref PayloadReader reader) => new()
@@ -76,6 +77,7 @@ internal static class MessageCodec
         Count = reader.ReadInt32(),
         Offset = reader.ReadInt64(),
         Repeat = reader.ReadInt32(),
+        Data = reader.ReadBytes() is { Length: > 0 } data ? data : null,
     };
 
     public static void WriteWriteAtReply(FrameBuffer buffer, WriteAtReply value)

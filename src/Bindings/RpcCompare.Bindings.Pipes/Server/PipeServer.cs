@@ -3,6 +3,7 @@ using System.IO.Pipes;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Hosting;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
@@ -53,6 +54,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
             throw new InvalidOperationException($"Pipes:MaxMessageSize must be positive; got {_options.MaxMessageSize}.");
         }
 
+        StaleSocketFile.RemoveIfStale(path);
         // Creating the first instance binds and listens, so the binding is reachable when StartAsync returns.
         _waiting = CreateInstance(path);
         Address = path;

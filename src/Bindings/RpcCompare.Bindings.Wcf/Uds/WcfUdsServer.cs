@@ -59,6 +59,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
     private IHost BuildFor(RpcServiceDescriptor served, string directory)
     {
         var endpoint = EndpointUri(directory, served.Contract);
+        StaleSocketFile.RemoveIfStale(endpoint.LocalPath);
         var host = new HostBuilder()
             .UseUnixDomainSocket(options => options.Listen(endpoint))
             .ConfigureServices(services =>

@@ -1,17 +1,15 @@
 using System.Text.Json;
-using NBomber.Contracts.Stats;
 using RpcCompare.Load.Reporting;
-using RpcCompare.Load.Scenarios;
 using RpcCompare.Testing;
-using Spectre.Console;
 
-namespace RpcCompare.Load.Tests;
+namespace RpcCompare.Load.Tests.Scenarios;
 
 /// <summary>
 /// One short load run over every network binding (host started as a separate process, Ping and
 /// the 100 kB echo, closed and open model, 1 s each): NBomber's own statistics and reports, and
 /// the summary beside them. Nothing here asserts a rate or a latency.
 /// </summary>
+[Collection(NBomberSessions.Name)]
 public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoadRun>
 {
     private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "pipes"];
@@ -43,7 +41,7 @@ public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoa
     {
         Assert.True(_run.ExitCode == 0, _run.Console);
         var result = _run.Results.Single(r => r.Binding == binding && r.Operation == operation && r.Model == model);
-        var scenario = Assert.Single(result.Stats!.ScenarioStats);
+        var scenario = result.Stats!;
 
         Assert.True(scenario.Ok.Request.Count > 0, $"{binding} {operation} {model}: no call succeeded");
         Assert.Equal(0, scenario.Fail.Request.Count);
@@ -54,17 +52,16 @@ public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoa
 
     [Theory]
     [MemberData(nameof(Scenarios))]
-    public void NBomberReports_HtmlAndMarkdownExist_InTheScenariosFolder(string binding, string operation, string model)
+    public void NBomberReports_HtmlAndMarkdownExist_InTheBindingsFolder(string binding, string operation, string model)
     {
         var result = _run.Results.Single(r => r.Binding == binding && r.Operation == operation && r.Model == model);
-        var reports = result.Stats!.ReportFiles;
 
-        foreach (var format in new[] { ReportFormat.Html, ReportFormat.Md })
+        foreach (var extension in new[] { ".html", ".md" })
         {
-            var report = Assert.Single(reports, r => r.ReportFormat == format);
-            Assert.True(File.Exists(report.FilePath), report.FilePath);
-            Assert.Equal(Path.Combine(_run.Directory, binding, $"{operation}-{model}"), Path.GetDirectoryName(report.FilePath));
-            Assert.StartsWith($"{operation}-{model}", Path.GetFileName(report.FilePath), StringComparison.Ordinal);
+            var report = Assert.Single(result.ReportFiles, f => f.EndsWith(extension, StringComparison.Ordinal));
+            Assert.True(File.Exists(report), report);
+            Assert.Equal(Path.Combine(_run.Directory, binding), Path.GetDirectoryName(report));
+            Assert.Contains($"{operation}-{model}", File.ReadAllText(report), StringComparison.Ordinal);
         }
     }
 
@@ -78,68 +75,46 @@ public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoa
         Assert.Contains("## closed model: 2 virtual users", markdown, StringComparison.Ordinal);
         Assert.Contains("## open model: 20 calls started per second", markdown, StringComparison.Ordinal);
         Assert.Contains("(4.1.2 is its last Apache-2.0 release)", markdown, StringComparison.Ordinal);
-        Assert.Equal("rpccompare-load/1", json.RootElement.GetProperty("schema").GetString());
+        Assert.Equal("rpccompare-load/2", json.RootElement.GetProperty("schema").GetString());
         Assert.Equal(s_bindings.Length * 4, json.RootElement.GetProperty("results").GetArrayLength());
         Assert.All(json.RootElement.GetProperty("results").EnumerateArray(), r =>
             Assert.All(r.GetProperty("reportFiles").EnumerateArray(), f => Assert.Contains($"({Path.GetRelativePath(_run.Directory, f.GetString()!)})", markdown, StringComparison.Ordinal)));
     }
 
     [Fact]
+    public async Task SummaryHtml_Chromium_DrawsItsChart_FromDisk()
+    {
+        var page = await HeadlessChromium.RenderAsync(Path.Combine(_run.Directory, "report.html"));
+
+        Assert.Null(page.Error);
+        Assert.Equal(1, page.ChartsDrawn);
+        Assert.Contains("<td>ping</td>", page.Dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Dashboard_IsRewritten_AndListsTheRun()
+    {
+        var run = Path.GetDirectoryName(_run.Directory)!;
+        var index = File.ReadAllText(Path.Combine(Path.GetDirectoryName(run)!, "index.html"));
+
+        Assert.Contains($"<tr data-run=\"{Path.GetFileName(run)}/load\">", index, StringComparison.Ordinal);
+        Assert.Contains("load: closed and open model scenarios", index, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task UnknownOperation_IsAUsageError_NamingTheOperations()
     {
-        var (exitCode, console) = await QuickLoadRun.InvokeAsync(["--operations", "teleport"]);
+        var (exitCode, console) = await LoadCommandRun.InvokeAsync(["--operations", "teleport"]);
 
         Assert.Equal(2, exitCode);
         Assert.Contains("Unknown operation 'teleport'. Operations: ping, read-directory, write-at, echo-100kB.", console, StringComparison.Ordinal);
     }
 
-    public sealed class QuickLoadRun : IAsyncLifetime
+    public sealed class QuickLoadRun : LoadCommandRun
     {
-        private readonly TemporaryDirectory _output = new();
+        internal IReadOnlyList<LoadResult> Results => Report?.Results ?? [];
 
-        public int ExitCode { get; private set; }
-
-        public string Console { get; private set; } = "";
-
-        public string Directory { get; private set; } = "";
-
-        internal IReadOnlyList<LoadResult> Results { get; private set; } = [];
-
-        public static async Task<(int ExitCode, string Console)> InvokeAsync(string[] arguments)
-        {
-            using var writer = new StringWriter();
-            var exitCode = await LoadCommand.Create(CaptureConsole(writer)).Parse(arguments).InvokeAsync().Bounded();
-            return (exitCode, writer.ToString());
-        }
-
-        public async Task InitializeAsync()
-        {
-            using var writer = new StringWriter();
-            var options = new LoadOptions(null, [LoadOperation.Find("ping"), LoadOperation.Find("echo-100kB")], [LoadModel.Closed, LoadModel.Open],
-                new LoadSettings(2, 20, TimeSpan.Zero, TimeSpan.FromSeconds(1)), true, null, _output.FullPath);
-            (ExitCode, Results) = await new LoadRun(options, CaptureConsole(writer)).RunAsync(CancellationToken.None).WaitAsync(TimeSpan.FromMinutes(5));
-            Console = writer.ToString();
-            var runs = System.IO.Directory.GetDirectories(_output.FullPath);
-            Directory = runs.Length == 1 ? Path.Combine(runs[0], "load") : throw new InvalidOperationException($"Expected one run directory, found {runs.Length}. Output:\n{Console}");
-        }
-
-        public Task DisposeAsync()
-        {
-            _output.Dispose();
-            return Task.CompletedTask;
-        }
-
-        private static IAnsiConsole CaptureConsole(StringWriter writer)
-        {
-            var console = AnsiConsole.Create(new AnsiConsoleSettings
-            {
-                Ansi = AnsiSupport.No,
-                ColorSystem = ColorSystemSupport.NoColors,
-                Interactive = InteractionSupport.No,
-                Out = new AnsiConsoleOutput(writer),
-            });
-            console.Profile.Width = 200;
-            return console;
-        }
+        protected override string[] Arguments =>
+            ["--quick", "--operations", "ping,echo-100kB", "--users", "2", "--rate", "20", "--duration-seconds", "1", "--warmup-seconds", "0"];
     }
 }

@@ -1,0 +1,110 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+
+namespace RpcCompare.Perf.Reporting.Dashboard;
+
+/// <summary>
+/// results/index.html: every run in the results folder with its date, machine, commit and headline
+/// figures, links to its reports, and the headlines charted across runs. One self-contained page
+/// (Chart.js and the data inlined) that opens from disk; the runner and the load command rewrite it
+/// after every run.
+/// </summary>
+public static class DashboardWriter
+{
+    public const string FileName = "index.html";
+
+    private static readonly JsonSerializerOptions s_json = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    };
+
+    /// <summary>Rewrites <paramref name="resultsRoot"/>/index.html from the runs in it; returns its path.</summary>
+    public static string Write(string resultsRoot)
+    {
+        var (runs, unreadable) = RunCatalog.Read(resultsRoot);
+        Directory.CreateDirectory(resultsRoot);
+        var path = Path.Combine(resultsRoot, FileName);
+        var temporary = path + ".tmp";
+        File.WriteAllText(temporary, Render(runs, unreadable));
+        File.Move(temporary, path, overwrite: true);
+        return path;
+    }
+
+    public static string Render(IReadOnlyList<RunSummary> runs, IReadOnlyList<string> unreadable)
+    {
+        // "</" inside inlined script would end the script element early.
+        var json = JsonSerializer.Serialize(runs, s_json).Replace("</", "<\\/", StringComparison.Ordinal);
+        return EmbeddedResources.Read("RpcCompare.Perf.Reporting.dashboard.html")
+            .Replace("<!--BODY-->", Body(runs, unreadable), StringComparison.Ordinal)
+            .Replace("/*CHART_JS*/", ChartJs.Script, StringComparison.Ordinal)
+            .Replace("/*RUNS_JSON*/[]", json, StringComparison.Ordinal);
+    }
+
+    // The run table is static HTML, readable (and testable) without script; script only draws the charts.
+    private static string Body(IReadOnlyList<RunSummary> runs, IReadOnlyList<string> unreadable)
+    {
+        var html = new StringBuilder();
+        html.Append(CultureInfo.InvariantCulture, $"<p>{runs.Count} run{(runs.Count == 1 ? "" : "s")} in this folder, oldest first. Figures are medians measured in each run; runs on different machines or settings are not comparable.</p>");
+        html.Append("<h2>Headlines across runs</h2>");
+        foreach (var (chart, title) in Charts)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<section class=\"chart\"><h3>{Encode(title)}</h3><div class=\"canvas\"><canvas data-chart=\"{chart}\"></canvas></div></section>");
+        }
+
+        html.Append("<h2>Runs</h2><table id=\"runs\"><thead><tr><th>started (UTC)</th><th>kind</th><th>what</th><th>machine</th><th>commit</th><th>took</th><th>headline figures</th><th>reports</th></tr></thead><tbody>");
+        foreach (var run in runs)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<tr data-run=\"{Encode(run.Id)}\"><td>{run.StartedUtc:yyyy-MM-dd HH:mm:ss}</td><td>{Encode(run.Kind)}</td><td>{Encode(run.What)}</td><td>{Encode(run.Machine)}</td><td><code>{Encode(run.Commit ?? "not recorded")}</code></td><td>{Duration(run.DurationSeconds)}</td><td>{Headlines(run)}</td><td>");
+            html.AppendJoin(" · ", run.Links.Select(l => $"<a href=\"{Encode(l.Href)}\">{Encode(l.Label)}</a>"));
+            html.Append("</td></tr>");
+        }
+
+        html.Append("</tbody></table>");
+        if (unreadable.Count > 0)
+        {
+            html.Append("<h2>Reports that could not be read</h2><ul>");
+            foreach (var line in unreadable)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<li>{Encode(line)}</li>");
+            }
+
+            html.Append("</ul>");
+        }
+
+        return html.ToString();
+    }
+
+    /// <summary>The charts the page draws, each a headline figure per binding across runs.</summary>
+    public static IReadOnlyList<(string Chart, string Title)> Charts { get; } =
+    [
+        ("emptyCallRate", "Empty-call rate: Ping calls/s at one client (runner, ops suite)"),
+        ("overheadShare", "Overhead share of ReadDirectory, % (runner, ops suite)"),
+        ("capacity", "Capacity: Ping calls/s held with p99 within the budget (load --find-max)"),
+    ];
+
+    private static string Headlines(RunSummary run)
+    {
+        var parts = new List<string>();
+        void Add(string label, IReadOnlyDictionary<string, double> figures, Func<double, string> format)
+        {
+            if (figures.Count > 0)
+            {
+                parts.Add($"<div><b>{Encode(label)}</b>: {string.Join(", ", figures.Select(f => $"{Encode(f.Key)} {format(f.Value)}"))}</div>");
+            }
+        }
+
+        Add("Ping calls/s", run.EmptyCallRate, v => v.ToString("#,0", CultureInfo.InvariantCulture));
+        Add("ReadDirectory overhead", run.OverheadShare, v => v.ToString("0.0 %", CultureInfo.InvariantCulture));
+        Add("Ping capacity/s", run.Capacity, v => v.ToString("#,0", CultureInfo.InvariantCulture));
+        return parts.Count == 0 ? "<span class=\"none\">none of the headline figures in this run</span>" : string.Concat(parts);
+    }
+
+    private static string Duration(double seconds) =>
+        seconds >= 120 ? string.Create(CultureInfo.InvariantCulture, $"{seconds / 60:0.#} min") : string.Create(CultureInfo.InvariantCulture, $"{seconds:0} s");
+
+    private static string Encode(string value) => WebUtility.HtmlEncode(value);
+}

@@ -1,0 +1,45 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+
+namespace RpcCompare.Testing;
+
+/// <summary>
+/// Opens a page from disk in headless Chromium (Debian's package; perf/install-prerequisites.sh
+/// installs it and .ci/run runs that) and returns what its scripts left on &lt;body&gt;: the report
+/// pages set data-charts-drawn (charts Chart.js drew) and data-error (the first script error).
+/// </summary>
+public static partial class HeadlessChromium
+{
+    private static readonly string[] s_paths = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+
+    public static async Task<RenderedPage> RenderAsync(string htmlPath)
+    {
+        var chromium = s_paths.FirstOrDefault(File.Exists)
+            ?? throw new InvalidOperationException("Chromium is not installed: `bash perf/install-prerequisites.sh` installs it (CI runs it first).");
+        using var profile = new TemporaryDirectory();
+        var (exitCode, output) = await TestProcess.RunAsync(
+            chromium,
+            ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", $"--user-data-dir={profile.FullPath}", "--virtual-time-budget=5000", "--dump-dom", new Uri(htmlPath).AbsoluteUri],
+            TimeSpan.FromMinutes(2));
+        var body = BodyTag().Match(output);
+        if (exitCode != 0 || !body.Success)
+        {
+            throw new InvalidOperationException($"Chromium did not render {htmlPath} (exit code {exitCode}):\n{output}");
+        }
+
+        string? Attribute(string name) =>
+            Regex.Match(body.Value, $"{name}=\"([^\"]*)\"") is { Success: true } m ? System.Net.WebUtility.HtmlDecode(m.Groups[1].Value) : null;
+        return new RenderedPage(
+            Attribute("data-charts-drawn") is { } drawn ? int.Parse(drawn, CultureInfo.InvariantCulture) : null,
+            Attribute("data-error"),
+            output);
+    }
+
+    [GeneratedRegex("<body[^>]*>")]
+    private static partial Regex BodyTag();
+}
+
+/// <param name="ChartsDrawn">What the page's script counted, or null when the script never got that far.</param>
+/// <param name="Error">The first script error, or null.</param>
+/// <param name="Dom">The document after its scripts ran (with Chromium's own messages around it).</param>
+public sealed record RenderedPage(int? ChartsDrawn, string? Error, string Dom);
