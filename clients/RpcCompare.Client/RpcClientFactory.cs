@@ -4,6 +4,7 @@ using RpcCompare.Bindings.Grpc.Tcp;
 using RpcCompare.Bindings.Grpc.Uds;
 using RpcCompare.Bindings.InProc;
 using RpcCompare.Bindings.Pipes.Client;
+using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Client;
 using RpcCompare.Bindings.Wcf.Http;
 using RpcCompare.Bindings.Wcf.NetTcp;
@@ -27,6 +28,9 @@ public sealed class RpcClientFactory : IDisposable
 
     /// <summary>Every binding this build offers a client for, in report order.</summary>
     public IReadOnlyList<string> Bindings => [.. BindingNames.All.Where(_providers.ContainsKey)];
+
+    /// <summary>Bindings this build can publish and subscribe over, in report order.</summary>
+    public IReadOnlyList<string> PushBindings => [.. Bindings.Where(b => _providers[b] is IPushClientProvider)];
 
     /// <summary>A factory with the client side of every binding in this build, each configured from <paramref name="options"/>.</summary>
     public static RpcClientFactory CreateDefault(RpcClientOptions? options = null)
@@ -73,6 +77,19 @@ public sealed class RpcClientFactory : IDisposable
         return _providers[binding] is IBindingHealthProbe probe
             ? probe.CheckHealthAsync(address, service, cancellationToken)
             : throw new NotSupportedException($"Binding '{binding}' has no standard health service; {string.Join(" and ", _providers.Values.OfType<IBindingHealthProbe>().Select(p => ((IBindingClientProvider)p).Name))} have grpc.health.v1.");
+    }
+
+    /// <summary>
+    /// A publish/subscribe client over <paramref name="binding"/> at <paramref name="address"/>, on a
+    /// connection of its own; see <see cref="IPushClientProvider"/>. Dispose it when done.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The binding cannot push.</exception>
+    public IPushClient CreatePushClient(string binding, string address)
+    {
+        BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
+        return _providers[binding] is IPushClientProvider push
+            ? push.CreatePushClient(address)
+            : throw new NotSupportedException($"Binding '{binding}' cannot push; bindings that can: {string.Join(", ", PushBindings)}.");
     }
 
     /// <summary>Closes what the providers keep open for reuse (WCF channel factories, gRPC channels).</summary>

@@ -33,6 +33,8 @@ catch (Exception exception) when (exception is ArgumentException or NotSupported
 using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
 builder.Services.Configure<RpcCompareHostOptions>(hostSection);
 builder.Services.AddRpcCompareServices(builder.Configuration);
+// Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes); Push:QueueCapacity sizes each subscriber's queue.
+builder.Services.AddPushServices().Configure<RpcCompare.Push.PushOptions>(builder.Configuration.GetSection("Push"));
 HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize, hostOptions.ListenAddress), bindings);
 builder.Services.AddHostedService<EndpointsPublisher>();
 

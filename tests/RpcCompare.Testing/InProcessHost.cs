@@ -3,6 +3,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Pipes;
+using RpcCompare.Push;
 using RpcCompare.Service;
 
 namespace RpcCompare.Testing;
@@ -30,7 +31,8 @@ public sealed class InProcessHost : IAsyncDisposable
     /// <param name="configurePipes">Settings of the pipes binding, after the defaults.</param>
     /// <param name="maxMessageSize">The limit every binding enforces; by default each binding's own default (16 MiB).</param>
     /// <param name="configureServices">More registrations, such as another contract (AddRpcService).</param>
-    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null)
+    /// <param name="configurePush">Settings of publish/subscribe (every push binding), after the defaults.</param>
+    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null, Action<PushOptions>? configurePush = null)
     {
         var directory = new TemporaryDirectory();
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
@@ -38,6 +40,7 @@ public sealed class InProcessHost : IAsyncDisposable
         // A client that stopped reading a reply holds Kestrel's graceful drain: give up well within the test's bound.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(5));
         builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"));
+        builder.Services.AddPushServices(configurePush);
         configureServices?.Invoke(builder.Services);
         builder.Services.AddPipesBinding(configure: o =>
         {
@@ -56,6 +59,9 @@ public sealed class InProcessHost : IAsyncDisposable
         await host.StartAsync().Bounded();
         return new InProcessHost(directory, host);
     }
+
+    /// <summary>The topics every push binding serves.</summary>
+    public TopicRegistry Topics => _host.Services.GetRequiredService<TopicRegistry>();
 
     public IBindingServer Binding(string name) => _host.Services.GetServices<IBindingServer>().Single(s => s.Name == name);
 

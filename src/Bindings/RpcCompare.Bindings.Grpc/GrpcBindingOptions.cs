@@ -9,4 +9,11 @@ public abstract class GrpcBindingOptions
     /// ResourceExhausted, which clients map to QuotaExceeded.
     /// </summary>
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+
+    /// <summary>
+    /// Concurrent HTTP/2 streams one connection may carry (Kestrel's limit). Defaults to 100,
+    /// Kestrel's own default: a client multiplexing more long-lived subscriptions on one connection
+    /// than this waits for a stream, unless its handler opens more connections.
+    /// </summary>
+    public int MaxStreamsPerConnection { get; set; } = 100;
 }

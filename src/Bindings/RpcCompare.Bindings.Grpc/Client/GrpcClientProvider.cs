@@ -5,6 +5,8 @@ using Grpc.Health.V1;
 using Grpc.Net.Client;
 using ProtoBuf.Grpc.Client;
 using ProtoBuf.Grpc.Configuration;
+using RpcCompare.Bindings.Grpc.Push;
+using RpcCompare.Bindings.Push;
 
 namespace RpcCompare.Bindings.Grpc.Client;
 
@@ -13,7 +15,7 @@ namespace RpcCompare.Bindings.Grpc.Client;
 /// every contract on it (channels are meant to be long-lived and multiplex calls), and a
 /// code-first proxy per Create.
 /// </summary>
-public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealthProbe, IDisposable
+public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealthProbe, IPushClientProvider, IDisposable
 {
     private readonly ConcurrentDictionary<string, Lazy<(GrpcChannel Channel, CallInvoker Invoker)>> _channels = new(StringComparer.Ordinal);
 
@@ -39,6 +41,13 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
         return HealthCheckResponse.Descriptor.FindFieldByName("status").EnumType.FindValueByNumber((int)reply.Status).Name;
     }
 
+    /// <summary>A push client with a GrpcChannel (so a connection) of its own, unlike the contract proxies, which share one per address.</summary>
+    public IPushClient CreatePushClient(string address)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        return new GrpcPushClient(CreateChannel(address), Options.MaxMessageSize);
+    }
+
     public void Dispose()
     {
         foreach (var channel in _channels.Values.Where(c => c.IsValueCreated))
@@ -58,16 +67,18 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
         ArgumentException.ThrowIfNullOrEmpty(address);
         return _channels.GetOrAdd(address, a => new Lazy<(GrpcChannel, CallInvoker)>(() =>
         {
-            var channel = GrpcChannel.ForAddress(ChannelAddress(a), new GrpcChannelOptions
-            {
-                HttpHandler = CreateHandler(a),
-                DisposeHttpClient = true,
-                MaxReceiveMessageSize = Options.MaxMessageSize,
-                MaxSendMessageSize = Options.MaxMessageSize,
-            });
+            var channel = CreateChannel(a);
             return (channel, channel.Intercept(new RpcErrorClientInterceptor(Options.MaxMessageSize)));
         })).Value.Invoker;
     }
+
+    private GrpcChannel CreateChannel(string address) => GrpcChannel.ForAddress(ChannelAddress(address), new GrpcChannelOptions
+    {
+        HttpHandler = CreateHandler(address),
+        DisposeHttpClient = true,
+        MaxReceiveMessageSize = Options.MaxMessageSize,
+        MaxSendMessageSize = Options.MaxMessageSize,
+    });
 
     /// <summary>The HTTP handler under the channel; the UDS binding dials its socket here.</summary>
     protected virtual SocketsHttpHandler CreateHandler(string address) => new()

@@ -5,7 +5,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using ProtoBuf.Grpc.Configuration;
 using ProtoBuf.Grpc.Server;
+using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Grpc.Server;
 
@@ -53,6 +55,13 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             // A service with no check reads UNKNOWN; this one answers for every mapped service: it
             // runs inside the binding's server, so an answer means the binding is up.
             .AddCheck("binding", static () => HealthCheckResult.Healthy("The binding's server is answering."));
+        if (HostServices.GetService<TopicRegistry>() is { } registry)
+        {
+            services.AddSingleton(registry);
+            // The push service resets a dropped subscriber's stream through its HttpContext.
+            services.AddHttpContextAccessor();
+            services.AddSingleton<GrpcPushService>();
+        }
     }
 
     protected override void Configure(WebApplication application)
@@ -64,12 +73,26 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             s_mapGrpcService.MakeGenericMethod(implementation).Invoke(null, [application]);
         }
 
+        if (application.Services.GetService<GrpcPushService>() is not null)
+        {
+            application.MapGrpcService<GrpcPushService>();
+        }
+
         application.MapCodeFirstGrpcReflectionService();
         application.MapGrpcHealthChecksService();
     }
 
     /// <summary>HTTP/2 only: gRPC needs nothing else, and prior knowledge skips the HTTP/1.1 upgrade dance.</summary>
     protected static void Http2Only(ListenOptions listen) => listen.Protocols = HttpProtocols.Http2;
+
+    protected override void ConfigureKestrel(KestrelServerOptions options)
+    {
+        options.Limits.Http2.MaxStreamsPerConnection = _options.MaxStreamsPerConnection;
+        Listen(options);
+    }
+
+    /// <summary>Adds the binding's one listener.</summary>
+    protected abstract void Listen(KestrelServerOptions options);
 
     private static string ServiceName(Type contract) =>
         BinderConfiguration.Default.Binder.IsServiceContract(contract, out var name) && name is not null

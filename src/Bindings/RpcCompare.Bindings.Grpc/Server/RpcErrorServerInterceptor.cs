@@ -18,4 +18,16 @@ internal sealed class RpcErrorServerInterceptor : Interceptor
             throw GrpcErrors.ToRpcException(exception);
         }
     }
+
+    public override async Task ServerStreamingServerHandler<TRequest, TResponse>(TRequest request, IServerStreamWriter<TResponse> responseStream, ServerCallContext context, ServerStreamingServerMethod<TRequest, TResponse> continuation)
+    {
+        try
+        {
+            await continuation(request, responseStream, context);
+        }
+        catch (RpcServiceException exception)
+        {
+            throw GrpcErrors.ToRpcException(exception);
+        }
+    }
 }

@@ -18,7 +18,7 @@ internal sealed class GrpcTcpServer : GrpcBindingServer
 
     public override string Name => BindingNames.GrpcTcp;
 
-    protected override void ConfigureKestrel(KestrelServerOptions options) =>
+    protected override void Listen(KestrelServerOptions options) =>
         options.Listen(ParseListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, Http2Only);
 
     protected override string BoundAddress(IHost host) => ListeningUrl(host);

@@ -23,7 +23,7 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
         ? path
         : throw new InvalidOperationException($"The grpc-uds binding needs an absolute socket path (GrpcUds:Path); got '{_options.Path}'.");
 
-    protected override void ConfigureKestrel(KestrelServerOptions options)
+    protected override void Listen(KestrelServerOptions options)
     {
         StaleSocketFile.RemoveIfStale(SocketPath);
         options.ListenUnixSocket(SocketPath, Http2Only);

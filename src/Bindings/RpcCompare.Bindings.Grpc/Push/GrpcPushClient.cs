@@ -1,0 +1,59 @@
+using Grpc.Core;
+using Grpc.Core.Interceptors;
+using Grpc.Net.Client;
+using ProtoBuf.Grpc.Client;
+using RpcCompare.Bindings.Grpc.Client;
+using RpcCompare.Bindings.Push;
+using RpcCompare.Contracts.Push;
+
+namespace RpcCompare.Bindings.Grpc.Push;
+
+/// <summary>A push client on a GrpcChannel of its own: its subscriptions are streams on that channel's connection.</summary>
+internal sealed class GrpcPushClient : IPushClient
+{
+    private readonly GrpcChannel _channel;
+    private readonly IPushService _service;
+    private readonly int _clientLimit;
+
+    public GrpcPushClient(GrpcChannel channel, int clientLimit)
+    {
+        _channel = channel;
+        _clientLimit = clientLimit;
+        _service = channel.Intercept(new RpcErrorClientInterceptor(clientLimit)).CreateGrpcService<IPushService>();
+    }
+
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(onNotification);
+        var stop = new CancellationTokenSource();
+        var stream = _service.SubscribeAsync(new SubscribeRequest { Topic = topic }, stop.Token).GetAsyncEnumerator(stop.Token);
+        try
+        {
+            // The server's first message (sequence 0) says the subscription is registered.
+            using var waitForConfirmation = cancellationToken.Register(stop.Cancel);
+            if (!await stream.MoveNextAsync() || stream.Current.Sequence != 0)
+            {
+                throw new PushSubscriptionEndedException($"The server ended the subscription to '{topic}' before confirming it.");
+            }
+        }
+        catch (RpcException exception)
+        {
+            await stream.DisposeAsync();
+            stop.Dispose();
+            cancellationToken.ThrowIfCancellationRequested();
+            throw GrpcErrors.FromRpcException(exception, _clientLimit);
+        }
+
+        return new GrpcPushSubscription(topic, stream, stop, onNotification);
+    }
+
+    public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
+        _service.PublishAsync(notification).WaitAsync(cancellationToken);
+
+    public ValueTask DisposeAsync()
+    {
+        // Cancels what is still streaming on it; each subscription's pump then ends.
+        _channel.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,21 @@
+using RpcCompare.Contracts.Push;
+
+namespace RpcCompare.Bindings.Push;
+
+/// <summary>
+/// Publish and subscribe over one binding, whatever its shape underneath (a gRPC stream, WCF
+/// callbacks, long polls, push frames). Disposing it ends its subscriptions and its connection.
+/// </summary>
+public interface IPushClient : IAsyncDisposable
+{
+    /// <summary>
+    /// Subscribes to <paramref name="topic"/>; returns once the server registered the subscription,
+    /// so any publication accepted afterwards arrives. <paramref name="onNotification"/> runs for
+    /// each notification, in order, on the binding's receive path: keep it short.
+    /// </summary>
+    /// <exception cref="Contracts.RpcServiceException">The server refused the topic.</exception>
+    Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default);
+
+    /// <summary>Publishes to every subscriber of <c>notification.Topic</c>, on every binding the host serves.</summary>
+    Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default);
+}

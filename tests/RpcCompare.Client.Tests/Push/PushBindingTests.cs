@@ -1,0 +1,198 @@
+using System.Diagnostics;
+using RpcCompare.Bindings.Push;
+using RpcCompare.Contracts;
+using RpcCompare.Contracts.Push;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Client.Tests.Push;
+
+/// <summary>
+/// Publish/subscribe over every binding that can push, through the client factory: delivery in
+/// order without loss, a stalled subscriber dropped without holding up the others, and
+/// subscriptions that leave nothing behind. No latency is asserted.
+/// </summary>
+public sealed class PushBindingTests : IAsyncLifetime
+{
+    private const int QueueCapacity = 16;
+    private InProcessHost _host = null!;
+    private RpcClientFactory _factory = null!;
+
+    public static TheoryData<string> PushBindings
+    {
+        get
+        {
+            using var factory = RpcClientFactory.CreateDefault();
+            return [.. factory.PushBindings];
+        }
+    }
+
+    public async Task InitializeAsync()
+    {
+        _host = await InProcessHost.StartAsync(configurePush: o => o.QueueCapacity = QueueCapacity);
+        _factory = RpcClientFactory.CreateDefault();
+    }
+
+    public async Task DisposeAsync()
+    {
+        _factory.Dispose();
+        await _host.DisposeAsync();
+    }
+
+    [Theory]
+    [MemberData(nameof(PushBindings))]
+    public async Task Subscribers_ReceiveEveryPublication_InOrder(string binding)
+    {
+        const int subscribers = 300;
+        const int publications = 20;
+        var topic = $"in-order-{binding}";
+        var clients = new List<IPushClient>();
+        var received = new List<ReceivedNotifications>();
+        try
+        {
+            for (var i = 0; i < subscribers; i++)
+            {
+                // Each subscriber on a connection of its own, as the push suite measures them.
+                var client = _factory.CreatePushClient(binding, _host.Address(binding));
+                clients.Add(client);
+                var notifications = new ReceivedNotifications();
+                received.Add(notifications);
+                await client.SubscribeAsync(topic, notifications.Add).Bounded();
+            }
+
+            await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding));
+            for (var i = 1; i <= publications; i++)
+            {
+                var reply = await publisher.PublishAsync(NewNotification(topic, i)).Bounded();
+                Assert.Equal(i, reply.Sequence);
+                Assert.Equal(subscribers, reply.Queued);
+            }
+
+            await Task.WhenAll(received.Select(r => r.CountAsync(publications))).Bounded();
+            var expected = Enumerable.Range(1, publications).Select(i => (long)i).ToList();
+            Assert.All(received, r => Assert.Equal(expected, r.Sequences));
+        }
+        finally
+        {
+            await Task.WhenAll(clients.Select(c => c.DisposeAsync().AsTask()));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PushBindings))]
+    public async Task StalledSubscriber_IsDisconnected_WhileTheOthersReceiveEverything(string binding)
+    {
+        // 20 items of 2,000 characters: a few hundred notifications fill the socket buffers, then the queue.
+        const int publications = 400;
+        var topic = $"stalled-{binding}";
+        using var release = new ManualResetEventSlim();
+        await using var stalled = _factory.CreatePushClient(binding, _host.Address(binding));
+        var stalledSubscription = await stalled.SubscribeAsync(topic, _ => release.Wait(TestTimeout.Default)).Bounded();
+        var healthy = new List<(IPushClient Client, ReceivedNotifications Received)>();
+        try
+        {
+            for (var i = 0; i < 3; i++)
+            {
+                var client = _factory.CreatePushClient(binding, _host.Address(binding));
+                var received = new ReceivedNotifications();
+                healthy.Add((client, received));
+                await client.SubscribeAsync(topic, received.Add).Bounded();
+            }
+
+            await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding));
+            var disconnected = 0;
+            for (var i = 1; i <= publications; i++)
+            {
+                disconnected += (await publisher.PublishAsync(NewNotification(topic, i, itemLength: 2_000)).Bounded()).Disconnected;
+            }
+
+            // The others got every publication while the stalled one still blocks its connection.
+            await Task.WhenAll(healthy.Select(h => h.Received.CountAsync(publications))).Bounded();
+            Assert.All(healthy, h => Assert.Equal(publications, h.Received.Sequences.Count));
+            Assert.Equal(1, disconnected);
+            Assert.Equal(1, _host.Topics.Statistics.Disconnected);
+            Assert.Equal(3, _host.Topics.Statistics.Subscribers);
+        }
+        finally
+        {
+            release.Set();
+            await Task.WhenAll(healthy.Select(h => h.Client.DisposeAsync().AsTask()));
+        }
+
+        var ended = await Assert.ThrowsAsync<PushSubscriptionEndedException>(() => stalledSubscription.Completion.Bounded());
+        Assert.False(string.IsNullOrEmpty(ended.Message));
+    }
+
+    [Theory]
+    [MemberData(nameof(PushBindings))]
+    public async Task SubscribeUnsubscribeCycles_LeaveConnectionsAndMemoryAtBaseline(string binding)
+    {
+        const int cycles = 10_000;
+        var topic = $"cycles-{binding}";
+        await using (var warmUp = _factory.CreatePushClient(binding, _host.Address(binding)))
+        {
+            await (await warmUp.SubscribeAsync(topic, _ => { }).Bounded()).DisposeAsync();
+        }
+
+        var (socketsBefore, memoryBefore) = Baseline();
+        await using (var client = _factory.CreatePushClient(binding, _host.Address(binding)))
+        {
+            var watch = Stopwatch.StartNew();
+            for (var i = 0; i < cycles; i++)
+            {
+                var subscription = await client.SubscribeAsync(i % 2 == 0 ? topic : $"{topic}-{i}", _ => { }).Bounded();
+                await subscription.DisposeAsync();
+                Assert.True(watch.Elapsed < TimeSpan.FromMinutes(2), $"{i} cycles in {watch.Elapsed}: bounded run stopped");
+            }
+
+            // The server may learn of the last cancellations a moment later (a gRPC stream reset).
+            await WaitForAsync(() => _host.Topics.Statistics.Subscribers == 0);
+            Assert.Equal((0, 0), (_host.Topics.Statistics.Topics, _host.Topics.Statistics.Subscribers));
+        }
+
+        await WaitForAsync(() => Baseline().Sockets <= socketsBefore);
+        var (socketsAfter, memoryAfter) = Baseline();
+        Assert.True(socketsAfter <= socketsBefore, $"sockets {socketsBefore} before, {socketsAfter} after");
+        Assert.True(memoryAfter - memoryBefore < 16 * 1024 * 1024, $"managed heap {memoryBefore:#,0} bytes before, {memoryAfter:#,0} after {cycles:#,0} cycles");
+    }
+
+    [Theory]
+    [MemberData(nameof(PushBindings))]
+    public async Task Subscribe_ToAnOverlongTopic_IsRefused_AndTheClientStillServes(string binding)
+    {
+        await using var client = _factory.CreatePushClient(binding, _host.Address(binding));
+
+        var refused = await Assert.ThrowsAsync<RpcServiceException>(() => client.SubscribeAsync(new string('t', PushLimits.MaxTopicLength + 1), _ => { }).Bounded());
+
+        Assert.Equal(RpcErrorCode.InvalidArgument, refused.Code);
+        var received = new ReceivedNotifications();
+        await using var subscription = await client.SubscribeAsync($"after-refusal-{binding}", received.Add).Bounded();
+        await client.PublishAsync(NewNotification($"after-refusal-{binding}", 1)).Bounded();
+        await received.CountAsync(1).Bounded();
+    }
+
+    private static Notification NewNotification(string topic, int number, int itemLength = 8) => new()
+    {
+        Topic = topic,
+        SentTimestamp = Stopwatch.GetTimestamp(),
+        Publisher = "test",
+        Items = [.. Enumerable.Range(0, 20).Select(i => $"{number}:{i}:".PadRight(itemLength, 'x'))],
+    };
+
+    private static (int Sockets, long Memory) Baseline()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        var sockets = Directory.GetFiles("/proc/self/fd").Count(fd => new FileInfo(fd).LinkTarget?.StartsWith("socket:", StringComparison.Ordinal) == true);
+        return (sockets, GC.GetTotalMemory(forceFullCollection: true));
+    }
+
+    private static async Task WaitForAsync(Func<bool> condition)
+    {
+        var watch = Stopwatch.StartNew();
+        while (!condition() && watch.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            await Task.Delay(100);
+        }
+    }
+}
