@@ -1,9 +1,11 @@
+using RpcCompare.Bindings.Pipes.Push;
+using RpcCompare.Bindings.Push;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Pipes.Client;
 
 /// <summary>Creates raw pipe clients; the address is the server's socket path.</summary>
-public sealed class PipesClientProvider : IBindingClientProvider
+public sealed class PipesClientProvider : IBindingClientProvider, IPushClientProvider
 {
     private readonly PipesClientOptions _options;
 
@@ -28,5 +30,12 @@ public sealed class PipesClientProvider : IBindingClientProvider
 
         ArgumentException.ThrowIfNullOrEmpty(address);
         return (TContract)(object)new PipeRpcClient(address, _options);
+    }
+
+    /// <summary>A push client on a pipe connection of its own (connected on first use).</summary>
+    public IPushClient CreatePushClient(string address)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        return new PipePushClient(address, _options);
     }
 }

@@ -20,4 +20,8 @@ internal enum OperationCode : byte
     SendBytes = 0x21,
     SendRecords = 0x22,
     SendString = 0x23,
+
+    Subscribe = 0x30,
+    Unsubscribe = 0x31,
+    Publish = 0x32,
 }

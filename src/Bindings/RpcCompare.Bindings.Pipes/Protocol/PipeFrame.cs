@@ -10,11 +10,22 @@ namespace RpcCompare.Bindings.Pipes.Protocol;
 /// In a request the code is an <see cref="OperationCode"/>; in a reply it is 0 for success or an
 /// <see cref="Contracts.RpcErrorCode"/>, whose body is then a UTF-8 message. One request is
 /// answered by one reply on the same connection, in order.
+/// <para>
+/// Once a connection subscribed to a topic, the server also sends frames nobody asked for, between
+/// replies: <see cref="Notification"/> (body: a notification) and <see cref="SubscriptionEnded"/>
+/// (body: topic, reason), the latter when the server dropped the subscription. Their codes are
+/// above every reply code, so a client tells them apart by the code alone.
+/// </para>
 /// </summary>
 internal static class PipeFrame
 {
     public const int HeaderSize = 5;
     public const byte Success = 0;
+    public const byte Notification = 0xF0;
+    public const byte SubscriptionEnded = 0xF1;
+
+    /// <summary>True for the codes of frames the server pushes rather than replies.</summary>
+    public static bool IsPushed(byte code) => code >= Notification;
 
     public static void WriteHeader(Span<byte> destination, int bodyLength, byte code)
     {

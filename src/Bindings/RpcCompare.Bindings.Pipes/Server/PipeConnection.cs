@@ -4,6 +4,7 @@ using System.Text;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
@@ -19,14 +20,17 @@ internal sealed class PipeConnection
     private readonly PipesBindingOptions _options;
     private readonly ILogger _logger;
     private readonly long _id;
+    private readonly TopicRegistry? _topics;
+    private PipePushSession? _push;
 
-    public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id)
+    public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics)
     {
         _stream = stream;
         _dispatcher = dispatcher;
         _options = options;
         _logger = logger;
         _id = id;
+        _topics = topics;
     }
 
     public async Task RunAsync(CancellationToken cancellationToken)
@@ -75,7 +79,16 @@ internal sealed class PipeConnection
 
                 frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
                 var status = await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply);
-                await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+                if (_push is null)
+                {
+                    await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+                }
+                else
+                {
+                    // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
+                    await _push.WriteAsync(reply.Complete(status), cancellationToken);
+                }
+
                 request.Reset();
                 reply.Reset();
             }
@@ -100,7 +113,12 @@ internal sealed class PipeConnection
         }
         finally
         {
+            // The stream first: a subscription stuck writing to a client that stopped reading then ends too.
             await _stream.DisposeAsync();
+            if (_push is not null)
+            {
+                await _push.DisposeAsync();
+            }
         }
     }
 
@@ -110,7 +128,20 @@ internal sealed class PipeConnection
         reply.Reset();
         try
         {
-            await _dispatcher.DispatchAsync(operation, body, reply);
+            switch (operation)
+            {
+                // Subscriptions belong to this connection, so they are handled here rather than by the dispatcher.
+                case OperationCode.Subscribe:
+                    PushCodec.WriteSubscribeReply(reply, Push().Subscribe(MessageCodec.Decode(body.Span, PushCodec.ReadSubscribeRequest)));
+                    break;
+                case OperationCode.Unsubscribe:
+                    PushCodec.WriteSubscribeReply(reply, await Push().UnsubscribeAsync(MessageCodec.Decode(body.Span, PushCodec.ReadSubscribeRequest)));
+                    break;
+                default:
+                    await _dispatcher.DispatchAsync(operation, body, reply);
+                    break;
+            }
+
             if (reply.BodyLength > _options.MaxMessageSize)
             {
                 return WriteError(reply, RpcErrorCode.QuotaExceeded,
@@ -133,6 +164,9 @@ internal sealed class PipeConnection
             return WriteError(reply, RpcErrorCode.Internal, $"The service failed: {exception.Message}");
         }
     }
+
+    private PipePushSession Push() => _push ??= new PipePushSession(_stream, _topics
+        ?? throw new RpcServiceException(RpcErrorCode.NotFound, "This host serves no publish/subscribe (no topic registry was added)."));
 
     /// <summary>Answers an over-limit request; returns false when the connection must close.</summary>
     private async ValueTask<bool> RefuseOversizedAsync(long length, FrameBuffer reply, CancellationToken cancellationToken)

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
@@ -14,13 +15,18 @@ internal sealed class PipeDispatcher
     private readonly IFileService _files;
     private readonly ICallShapeService _shapes;
     private readonly IPayloadService _payloads;
+    private readonly TopicRegistry? _topics;
 
-    public PipeDispatcher(IFileService files, ICallShapeService shapes, IPayloadService payloads)
+    public PipeDispatcher(IFileService files, ICallShapeService shapes, IPayloadService payloads, TopicRegistry? topics = null)
     {
         _files = files;
         _shapes = shapes;
         _payloads = payloads;
+        _topics = topics;
     }
+
+    /// <summary>The host's topics, when it serves publish/subscribe; subscriptions live on their connection (<see cref="PipePushSession"/>).</summary>
+    public TopicRegistry? Topics => _topics;
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask DispatchAsync(OperationCode operation, ReadOnlyMemory<byte> body, FrameBuffer reply)
@@ -65,6 +71,10 @@ internal sealed class PipeDispatcher
                 break;
             case OperationCode.SendString:
                 MessageCodec.WriteLengthReply(reply, await _payloads.SendStringAsync(Decode(body, MessageCodec.ReadStringMessage)));
+                break;
+            case OperationCode.Publish:
+                var topics = _topics ?? throw new RpcServiceException(RpcErrorCode.NotFound, "This host serves no publish/subscribe (no topic registry was added).");
+                PushCodec.WritePublishReply(reply, topics.Publish(Decode(body, PushCodec.ReadNotification)));
                 break;
             default:
                 throw new PipeProtocolException($"Unknown operation code 0x{(byte)operation:X2}.");

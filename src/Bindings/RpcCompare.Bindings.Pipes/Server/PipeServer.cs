@@ -129,7 +129,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
         var id = Interlocked.Increment(ref _nextConnectionId);
-        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id);
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics);
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;
         // Registered after the add, so the removal cannot run ahead of it.
