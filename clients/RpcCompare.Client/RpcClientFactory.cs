@@ -32,6 +32,13 @@ public sealed class RpcClientFactory : IDisposable
     /// <summary>Bindings this build can publish and subscribe over, in report order.</summary>
     public IReadOnlyList<string> PushBindings => [.. Bindings.Where(b => _providers[b] is IPushClientProvider)];
 
+    /// <summary>The ways <paramref name="binding"/> can deliver notifications, its default first.</summary>
+    public IReadOnlyList<string> PushVariants(string binding)
+    {
+        BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
+        return _providers[binding] is IPushClientProvider push ? push.PushVariants : [];
+    }
+
     /// <summary>A factory with the client side of every binding in this build, each configured from <paramref name="options"/>.</summary>
     public static RpcClientFactory CreateDefault(RpcClientOptions? options = null)
     {
@@ -84,11 +91,14 @@ public sealed class RpcClientFactory : IDisposable
     /// connection of its own; see <see cref="IPushClientProvider"/>. Dispose it when done.
     /// </summary>
     /// <exception cref="NotSupportedException">The binding cannot push.</exception>
-    public IPushClient CreatePushClient(string binding, string address)
+    /// <param name="binding">One of <see cref="PushBindings"/>.</param>
+    /// <param name="address">The binding's address, as for contract proxies.</param>
+    /// <param name="variant">One of the binding's <see cref="PushVariants"/>; null for its default.</param>
+    public IPushClient CreatePushClient(string binding, string address, string? variant = null)
     {
         BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
         return _providers[binding] is IPushClientProvider push
-            ? push.CreatePushClient(address)
+            ? push.CreatePushClient(address, variant)
             : throw new NotSupportedException($"Binding '{binding}' cannot push; bindings that can: {string.Join(", ", PushBindings)}.");
     }
 

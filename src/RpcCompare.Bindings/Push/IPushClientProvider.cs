@@ -4,8 +4,16 @@ namespace RpcCompare.Bindings.Push;
 public interface IPushClientProvider
 {
     /// <summary>
+    /// The ways this binding can deliver notifications, the default first: "stream" (gRPC),
+    /// "typed" and "pre-serialized" (WCF duplex), "long-poll" (HTTP), "frames" (pipes).
+    /// </summary>
+    IReadOnlyList<string> PushVariants { get; }
+
+    /// <summary>
     /// A push client on a connection of its own: every subscription made through it shares that
     /// connection (for gRPC, streams on one HTTP/2 connection). The caller disposes it.
     /// </summary>
-    IPushClient CreatePushClient(string address);
+    /// <param name="address">The binding's address, as for contract proxies.</param>
+    /// <param name="variant">One of <see cref="PushVariants"/>; null for the default.</param>
+    IPushClient CreatePushClient(string address, string? variant = null);
 }

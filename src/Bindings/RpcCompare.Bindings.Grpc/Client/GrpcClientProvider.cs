@@ -42,9 +42,12 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     }
 
     /// <summary>A push client with a GrpcChannel (so a connection) of its own, unlike the contract proxies, which share one per address.</summary>
-    public IPushClient CreatePushClient(string address)
+    public IReadOnlyList<string> PushVariants { get; } = ["stream"];
+
+    public IPushClient CreatePushClient(string address, string? variant = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(address);
+        PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
         return new GrpcPushClient(CreateChannel(address), Options.MaxMessageSize);
     }
 

@@ -33,9 +33,12 @@ public sealed class PipesClientProvider : IBindingClientProvider, IPushClientPro
     }
 
     /// <summary>A push client on a pipe connection of its own (connected on first use).</summary>
-    public IPushClient CreatePushClient(string address)
+    public IReadOnlyList<string> PushVariants { get; } = ["frames"];
+
+    public IPushClient CreatePushClient(string address, string? variant = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(address);
+        PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
         return new PipePushClient(address, _options);
     }
 }
