@@ -10,11 +10,13 @@ namespace RpcCompare.Push;
 public sealed class Publication
 {
     private readonly Lock _lock = new();
+    private readonly TopicRegistry _registry;
     private (object Format, object Value)[] _encoded = [];
 
-    internal Publication(Notification notification)
+    internal Publication(Notification notification, TopicRegistry registry)
     {
         Notification = notification;
+        _registry = registry;
     }
 
     /// <summary>The notification, its sequence number set. Shared: never modify it.</summary>
@@ -47,6 +49,7 @@ public sealed class Publication
             }
 
             var encoded = format.Encode(Notification);
+            _registry.CountEncoding();
             Volatile.Write(ref _encoded, [.. _encoded, (format, encoded)]);
             return encoded;
         }

@@ -21,6 +21,7 @@ public sealed class TopicRegistry
     private long _nextSubscriberId;
     private long _published;
     private long _disconnected;
+    private long _encodings;
 
     public TopicRegistry(IOptions<PushOptions> options, ILogger<TopicRegistry> logger)
     {
@@ -39,7 +40,8 @@ public sealed class TopicRegistry
         _topics.Count,
         _topics.Values.Sum(t => t.Count),
         Interlocked.Read(ref _published),
-        Interlocked.Read(ref _disconnected));
+        Interlocked.Read(ref _disconnected),
+        Interlocked.Read(ref _encodings));
 
     /// <summary>Registers a subscriber; every publication accepted after this returns reaches its queue.</summary>
     /// <exception cref="RpcServiceException">The topic name is empty or too long.</exception>
@@ -73,7 +75,7 @@ public sealed class TopicRegistry
             return new PublishReply();
         }
 
-        var (sequence, queued, full) = topic.Publish(notification, _options.QueueCapacity);
+        var (sequence, queued, full) = topic.Publish(notification, _options.QueueCapacity, this);
         Interlocked.Increment(ref _published);
         foreach (var subscriber in full)
         {
@@ -84,6 +86,9 @@ public sealed class TopicRegistry
 
         return new PublishReply { Sequence = sequence, Queued = queued, Disconnected = full.Count };
     }
+
+    /// <summary>A binding serialized a publication once for all its subscribers (<see cref="Publication.Encoded{T}"/>).</summary>
+    internal void CountEncoding() => Interlocked.Increment(ref _encodings);
 
     /// <summary>Ends a subscription the subscriber left (<see cref="PushSubscriber.Dispose"/>).</summary>
     internal void Remove(PushSubscriber subscriber)

@@ -56,7 +56,7 @@ internal sealed class Topic
         }
     }
 
-    public (long Sequence, int Queued, List<PushSubscriber> Full) Publish(Notification notification, int capacity)
+    public (long Sequence, int Queued, List<PushSubscriber> Full) Publish(Notification notification, int capacity, TopicRegistry registry)
     {
         List<PushSubscriber> full = [];
         var queued = 0;
@@ -70,7 +70,7 @@ internal sealed class Topic
                 SentTimestamp = notification.SentTimestamp,
                 Publisher = notification.Publisher,
                 Items = notification.Items,
-            });
+            }, registry);
             foreach (var subscriber in _subscribers)
             {
                 if (subscriber.TryEnqueue(publication))

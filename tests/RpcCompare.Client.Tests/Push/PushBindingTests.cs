@@ -11,18 +11,29 @@ namespace RpcCompare.Client.Tests.Push;
 /// order without loss, a stalled subscriber dropped without holding up the others, and
 /// subscriptions that leave nothing behind. No latency is asserted.
 /// </summary>
+[Collection(PushTestsRunAlone.Name)]
 public sealed class PushBindingTests : IAsyncLifetime
 {
     private const int QueueCapacity = 16;
     private InProcessHost _host = null!;
     private RpcClientFactory _factory = null!;
 
-    public static TheoryData<string> PushBindings
+    /// <summary>Every push binding with each of its variants (WCF: typed and pre-serialized callbacks).</summary>
+    public static TheoryData<string, string> PushVariants
     {
         get
         {
             using var factory = RpcClientFactory.CreateDefault();
-            return [.. factory.PushBindings];
+            var data = new TheoryData<string, string>();
+            foreach (var binding in factory.PushBindings)
+            {
+                foreach (var variant in factory.PushVariants(binding))
+                {
+                    data.Add(binding, variant);
+                }
+            }
+
+            return data;
         }
     }
 
@@ -39,12 +50,12 @@ public sealed class PushBindingTests : IAsyncLifetime
     }
 
     [Theory]
-    [MemberData(nameof(PushBindings))]
-    public async Task Subscribers_ReceiveEveryPublication_InOrder(string binding)
+    [MemberData(nameof(PushVariants))]
+    public async Task Subscribers_ReceiveEveryPublication_InOrder(string binding, string variant)
     {
         const int subscribers = 300;
         const int publications = 20;
-        var topic = $"in-order-{binding}";
+        var topic = $"in-order-{binding}-{variant}";
         var clients = new List<IPushClient>();
         var received = new List<ReceivedNotifications>();
         try
@@ -52,14 +63,14 @@ public sealed class PushBindingTests : IAsyncLifetime
             for (var i = 0; i < subscribers; i++)
             {
                 // Each subscriber on a connection of its own, as the push suite measures them.
-                var client = _factory.CreatePushClient(binding, _host.Address(binding));
+                var client = _factory.CreatePushClient(binding, _host.Address(binding), variant);
                 clients.Add(client);
                 var notifications = new ReceivedNotifications();
                 received.Add(notifications);
                 await client.SubscribeAsync(topic, notifications.Add).Bounded();
             }
 
-            await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding));
+            await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding), variant);
             for (var i = 1; i <= publications; i++)
             {
                 var reply = await publisher.PublishAsync(NewNotification(topic, i)).Bounded();
@@ -70,38 +81,49 @@ public sealed class PushBindingTests : IAsyncLifetime
             await Task.WhenAll(received.Select(r => r.CountAsync(publications))).Bounded();
             var expected = Enumerable.Range(1, publications).Select(i => (long)i).ToList();
             Assert.All(received, r => Assert.Equal(expected, r.Sequences));
+
+            // Pipes frames and WCF pre-serialized messages are serialized once per publication for all
+            // 300 subscribers; gRPC and typed WCF callbacks serialize per subscriber, outside the registry.
+            Assert.Equal(SharesEncoding(variant) ? publications : 0, _host.Topics.Statistics.SharedEncodings);
         }
         finally
         {
             await Task.WhenAll(clients.Select(c => c.DisposeAsync().AsTask()));
         }
+
+        // The subscribers left by closing their connections, not by unsubscribing: the server still forgets them.
+        await WaitForAsync(() => _host.Topics.Statistics.Subscribers == 0);
+        Assert.Equal(0, _host.Topics.Statistics.Subscribers);
     }
 
     [Theory]
-    [MemberData(nameof(PushBindings))]
-    public async Task StalledSubscriber_IsDisconnected_WhileTheOthersReceiveEverything(string binding)
+    [MemberData(nameof(PushVariants))]
+    public async Task StalledSubscriber_IsDisconnected_WhileTheOthersReceiveEverything(string binding, string variant)
     {
         // 20 items of 2,000 characters: a few hundred notifications fill the socket buffers, then the queue.
         const int publications = 400;
-        var topic = $"stalled-{binding}";
+        var topic = $"stalled-{binding}-{variant}";
         using var release = new ManualResetEventSlim();
-        await using var stalled = _factory.CreatePushClient(binding, _host.Address(binding));
+        await using var stalled = _factory.CreatePushClient(binding, _host.Address(binding), variant);
         var stalledSubscription = await stalled.SubscribeAsync(topic, _ => release.Wait(TestTimeout.Default)).Bounded();
         var healthy = new List<(IPushClient Client, ReceivedNotifications Received)>();
         try
         {
             for (var i = 0; i < 3; i++)
             {
-                var client = _factory.CreatePushClient(binding, _host.Address(binding));
+                var client = _factory.CreatePushClient(binding, _host.Address(binding), variant);
                 var received = new ReceivedNotifications();
                 healthy.Add((client, received));
                 await client.SubscribeAsync(topic, received.Add).Bounded();
             }
 
-            await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding));
+            await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding), variant);
             var disconnected = 0;
             for (var i = 1; i <= publications; i++)
             {
+                // The publisher stays within half a queue of the healthy subscribers, so they keep up
+                // on any binding however slow its sends are, and only the stalled one falls behind.
+                await Task.WhenAll(healthy.Select(h => h.Received.CountAsync(i - (QueueCapacity / 2)))).Bounded();
                 disconnected += (await publisher.PublishAsync(NewNotification(topic, i, itemLength: 2_000)).Bounded()).Disconnected;
             }
 
@@ -123,18 +145,18 @@ public sealed class PushBindingTests : IAsyncLifetime
     }
 
     [Theory]
-    [MemberData(nameof(PushBindings))]
-    public async Task SubscribeUnsubscribeCycles_LeaveConnectionsAndMemoryAtBaseline(string binding)
+    [MemberData(nameof(PushVariants))]
+    public async Task SubscribeUnsubscribeCycles_LeaveConnectionsAndMemoryAtBaseline(string binding, string variant)
     {
         const int cycles = 10_000;
-        var topic = $"cycles-{binding}";
-        await using (var warmUp = _factory.CreatePushClient(binding, _host.Address(binding)))
+        var topic = $"cycles-{binding}-{variant}";
+        await using (var warmUp = _factory.CreatePushClient(binding, _host.Address(binding), variant))
         {
             await (await warmUp.SubscribeAsync(topic, _ => { }).Bounded()).DisposeAsync();
         }
 
         var (socketsBefore, memoryBefore) = Baseline();
-        await using (var client = _factory.CreatePushClient(binding, _host.Address(binding)))
+        await using (var client = _factory.CreatePushClient(binding, _host.Address(binding), variant))
         {
             var watch = Stopwatch.StartNew();
             for (var i = 0; i < cycles; i++)
@@ -156,10 +178,10 @@ public sealed class PushBindingTests : IAsyncLifetime
     }
 
     [Theory]
-    [MemberData(nameof(PushBindings))]
-    public async Task Subscribe_ToAnOverlongTopic_IsRefused_AndTheClientStillServes(string binding)
+    [MemberData(nameof(PushVariants))]
+    public async Task Subscribe_ToAnOverlongTopic_IsRefused_AndTheClientStillServes(string binding, string variant)
     {
-        await using var client = _factory.CreatePushClient(binding, _host.Address(binding));
+        await using var client = _factory.CreatePushClient(binding, _host.Address(binding), variant);
 
         var refused = await Assert.ThrowsAsync<RpcServiceException>(() => client.SubscribeAsync(new string('t', PushLimits.MaxTopicLength + 1), _ => { }).Bounded());
 
@@ -169,6 +191,8 @@ public sealed class PushBindingTests : IAsyncLifetime
         await client.PublishAsync(NewNotification($"after-refusal-{binding}", 1)).Bounded();
         await received.CountAsync(1).Bounded();
     }
+
+    private static bool SharesEncoding(string variant) => variant is "frames" or "pre-serialized";
 
     private static Notification NewNotification(string topic, int number, int itemLength = 8) => new()
     {

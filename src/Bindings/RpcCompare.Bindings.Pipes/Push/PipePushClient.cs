@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.IO.Pipes;
 using System.Text;
 using RpcCompare.Bindings.Pipes.Client;
@@ -20,7 +19,7 @@ internal sealed class PipePushClient : IPushClient
     private readonly PipesClientOptions _options;
     private readonly SemaphoreSlim _sendLock = new(1, 1);
     private readonly Queue<TaskCompletionSource<(byte Status, byte[] Body)>> _pending = new();
-    private readonly ConcurrentDictionary<string, PipePushSubscription> _subscriptions = new(StringComparer.Ordinal);
+    private readonly PushSubscriptionTable _subscriptions = new();
     private NamedPipeClientStream? _stream;
     private Task? _readLoop;
     private Exception? _broken;
@@ -33,14 +32,7 @@ internal sealed class PipePushClient : IPushClient
 
     public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
     {
-        ArgumentNullException.ThrowIfNull(onNotification);
-        // Registered before asking: the server may push the first notification ahead of the reply.
-        var subscription = new PipePushSubscription(this, topic ?? "", onNotification);
-        if (!_subscriptions.TryAdd(subscription.Topic, subscription))
-        {
-            throw new InvalidOperationException($"This client already subscribes to '{topic}'; one subscription per topic and connection.");
-        }
-
+        var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);
         try
         {
             await CallAsync(OperationCode.Subscribe, new SubscribeRequest { Topic = subscription.Topic }, PushCodec.WriteSubscribeRequest, PushCodec.ReadSubscribeReply, cancellationToken);
@@ -48,7 +40,7 @@ internal sealed class PipePushClient : IPushClient
         }
         catch
         {
-            _subscriptions.TryRemove(subscription.Topic, out _);
+            _subscriptions.Remove(subscription);
             throw;
         }
     }
@@ -77,16 +69,13 @@ internal sealed class PipePushClient : IPushClient
             await _readLoop;
         }
 
-        foreach (var subscription in _subscriptions.Values)
-        {
-            subscription.Unsubscribed();
-        }
+        _subscriptions.EndAll(reason: null, cause: null);
     }
 
     /// <summary>Unsubscribes on the server; afterwards nothing of the topic is delivered.</summary>
-    internal async Task UnsubscribeAsync(PipePushSubscription subscription)
+    private async Task UnsubscribeAsync(RoutedPushSubscription subscription)
     {
-        if (!_subscriptions.ContainsKey(subscription.Topic))
+        if (!_subscriptions.Contains(subscription))
         {
             return;
         }
@@ -100,8 +89,7 @@ internal sealed class PipePushClient : IPushClient
             // The connection is gone, and the subscription with it.
         }
 
-        _subscriptions.TryRemove(subscription.Topic, out _);
-        subscription.Unsubscribed();
+        _subscriptions.Remove(subscription);
     }
 
     private async Task<TReply> CallAsync<TRequest, TReply>(OperationCode operation, TRequest request, PayloadEncoder<TRequest> encode, PayloadDecoder<TReply> decode, CancellationToken cancellationToken)
@@ -208,17 +196,7 @@ internal sealed class PipePushClient : IPushClient
             call.TrySetException(new IOException($"The pipes push connection to '{_path}' closed before the reply: {reason}", ended));
         }
 
-        foreach (var subscription in _subscriptions.Values)
-        {
-            if (_broken is ObjectDisposedException)
-            {
-                subscription.Unsubscribed();
-            }
-            else
-            {
-                subscription.Ended($"The pipes push connection to '{_path}' closed: {reason}", ended);
-            }
-        }
+        _subscriptions.EndAll(_broken is ObjectDisposedException ? null : $"The pipes push connection to '{_path}' closed: {reason}", ended);
     }
 
     private void Receive(byte code, byte[] body)
@@ -226,20 +204,11 @@ internal sealed class PipePushClient : IPushClient
         switch (code)
         {
             case PipeFrame.Notification:
-                var notification = MessageCodec.Decode(body, PushCodec.ReadNotification);
-                if (_subscriptions.TryGetValue(notification.Topic, out var subscription))
-                {
-                    subscription.Deliver(notification);
-                }
-
+                _subscriptions.Deliver(MessageCodec.Decode(body, PushCodec.ReadNotification));
                 break;
             case PipeFrame.SubscriptionEnded:
                 var (topic, reason) = MessageCodec.Decode(body, PushCodec.ReadSubscriptionEnded);
-                if (_subscriptions.TryRemove(topic, out var ended))
-                {
-                    ended.Ended(reason, null);
-                }
-
+                _subscriptions.End(topic, reason);
                 break;
             default:
                 TaskCompletionSource<(byte, byte[])>? call;

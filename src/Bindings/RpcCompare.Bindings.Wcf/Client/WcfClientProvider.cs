@@ -1,6 +1,9 @@
 using System.Collections.Concurrent;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Push;
+using RpcCompare.Bindings.Wcf.Push;
+using RpcCompare.Contracts.Push;
 
 namespace RpcCompare.Bindings.Wcf.Client;
 
@@ -13,6 +16,7 @@ namespace RpcCompare.Bindings.Wcf.Client;
 public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
 {
     private readonly ConcurrentDictionary<(Type Contract, string Address), ChannelFactory> _factories = new();
+    private readonly ConcurrentDictionary<Uri, DuplexChannelFactory<IPushDuplexService>> _pushFactories = new();
 
     protected WcfClientProvider(WcfClientOptions? options)
     {
@@ -33,7 +37,7 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         {
             var binding = CreateBinding();
             binding.OpenTimeout = Options.ConnectTimeout;
-            return new ChannelFactory<TContract>(binding, new EndpointAddress(EndpointUri(key.Contract, key.Address)));
+            return new ChannelFactory<TContract>(binding, new EndpointAddress(EndpointUri(WcfEndpoints.NameOf(key.Contract), key.Address)));
         });
         return WcfClientProxy.Create(() => OpenChannel(factory), Options.MaxMessageSize);
     }
@@ -46,7 +50,32 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         }
 
         _factories.Clear();
+        foreach (var factory in _pushFactories.Values)
+        {
+            factory.Abort();
+        }
+
+        _pushFactories.Clear();
         GC.SuppressFinalize(this);
+    }
+
+    /// <summary>
+    /// A push client on a duplex session of its own, for the bindings that can call back (NetTcp,
+    /// UDS). <paramref name="variant"/> picks the server endpoint: typed or pre-serialized callbacks.
+    /// </summary>
+    protected IPushClient CreateDuplexPushClient(string address, string? variant)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        PushVariant.ThrowUnlessOffered(variant, WcfPushEndpoints.Variants, Name);
+        var factory = _pushFactories.GetOrAdd(EndpointUri(WcfPushEndpoints.NameOf(variant ?? WcfPushEndpoints.Typed), address), uri =>
+        {
+            var binding = CreateBinding();
+            binding.OpenTimeout = Options.ConnectTimeout;
+            // A subscriber may hear nothing for longer than WCF's 10-minute idle limit.
+            binding.ReceiveTimeout = TimeSpan.MaxValue;
+            return new DuplexChannelFactory<IPushDuplexService>(typeof(WcfPushCallback), binding, new EndpointAddress(uri));
+        });
+        return new WcfPushClient(factory, Name, Options.MaxMessageSize);
     }
 
     // Opened here, once per channel: a channel left to open on its first call serializes concurrent first calls.
@@ -68,8 +97,8 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
     /// <summary>The client binding, matching the server's, with <see cref="WcfClientOptions.MaxMessageSize"/> as its quotas.</summary>
     protected abstract Binding CreateBinding();
 
-    /// <summary>The URI of <paramref name="contract"/>'s endpoint under the binding's <paramref name="address"/>.</summary>
-    protected abstract Uri EndpointUri(Type contract, string address);
+    /// <summary>The URI of the endpoint named <paramref name="endpointName"/> under the binding's <paramref name="address"/>.</summary>
+    protected abstract Uri EndpointUri(string endpointName, string address);
 
     /// <summary>
     /// Adapts a NetTcp/UDS client binding: requests over the client's limit are refused before

@@ -21,8 +21,8 @@ public sealed class WcfHttpClientProvider : WcfClientProvider
         return binding;
     }
 
-    protected override Uri EndpointUri(Type contract, string address) =>
+    protected override Uri EndpointUri(string endpointName, string address) =>
         Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme == Uri.UriSchemeHttp
-            ? new Uri(new Uri(address.TrimEnd('/') + "/"), WcfEndpoints.NameOf(contract))
+            ? new Uri(new Uri(address.TrimEnd('/') + "/"), endpointName)
             : throw new ArgumentException($"A wcf-http address is an http:// URL such as http://127.0.0.1:8080; got '{address}'.", nameof(address));
 }

@@ -47,7 +47,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        WcfServiceModel.AddServices(services, Services, _options);
+        WcfServiceModel.AddServices(services, Endpoints, _options, HostServices);
         services.AddServiceModelMetadata();
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.
@@ -57,9 +57,12 @@ internal sealed class WcfHttpServer : KestrelBindingServer
     protected override void Configure(WebApplication application)
     {
         application.Services.GetRequiredService<ServiceMetadataBehavior>().HttpGetEnabled = true;
-        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Services, CreateBinding(_options.MaxMessageSize),
-            contract => new Uri(WcfEndpoints.NameOf(contract), UriKind.Relative)));
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize),
+            endpoint => new Uri(endpoint.Name, UriKind.Relative)));
     }
+
+    // BasicHttp has no callback channel: no duplex push endpoints here.
+    private IReadOnlyList<WcfEndpoint> Endpoints => WcfServiceModel.EndpointsOf(Services, HostServices, duplex: false);
 
     protected override string BoundAddress(IHost host) => ListeningUrl(host);
 }

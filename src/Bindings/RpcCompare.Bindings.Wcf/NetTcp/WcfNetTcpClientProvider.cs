@@ -1,16 +1,23 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Client;
+using RpcCompare.Bindings.Wcf.Push;
 
 namespace RpcCompare.Bindings.Wcf.NetTcp;
 
 /// <summary>wcf-nettcp clients; the address is the server's net.tcp://127.0.0.1:port base.</summary>
-public sealed class WcfNetTcpClientProvider : WcfClientProvider
+public sealed class WcfNetTcpClientProvider : WcfClientProvider, IPushClientProvider
 {
     public WcfNetTcpClientProvider(WcfClientOptions? options = null)
         : base(options)
     {
     }
+
+    public IReadOnlyList<string> PushVariants => WcfPushEndpoints.Variants;
+
+    /// <summary>A push client on a duplex session (a connection) of its own.</summary>
+    public IPushClient CreatePushClient(string address, string? variant = null) => CreateDuplexPushClient(address, variant);
 
     public override string Name => BindingNames.WcfNetTcp;
 
@@ -21,8 +28,8 @@ public sealed class WcfNetTcpClientProvider : WcfClientProvider
         return ForFramingTransport(binding);
     }
 
-    protected override Uri EndpointUri(Type contract, string address) =>
+    protected override Uri EndpointUri(string endpointName, string address) =>
         Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme == "net.tcp"
-            ? new Uri(uri, WcfEndpoints.NameOf(contract))
+            ? new Uri(uri, endpointName)
             : throw new ArgumentException($"A wcf-nettcp address is a net.tcp:// URL such as net.tcp://127.0.0.1:8808; got '{address}'.", nameof(address));
 }

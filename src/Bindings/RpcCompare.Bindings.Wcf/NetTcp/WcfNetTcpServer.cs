@@ -36,12 +36,15 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
 
     protected override void ConfigureWebHost(IWebHostBuilder webHost) => webHost.UseNetTcp(ParseListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress"), _options.Port);
 
-    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Services, _options);
+    // NetTcp sessions can call back: the push endpoints are served here.
+    private IReadOnlyList<WcfEndpoint> Endpoints => WcfServiceModel.EndpointsOf(Services, HostServices, duplex: true);
+
+    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Endpoints, _options, HostServices);
 
     // Relative endpoint addresses: CoreWCF adds the base address with the port Kestrel bound.
     protected override void Configure(WebApplication application) =>
-        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Services, CreateBinding(_options.MaxMessageSize),
-            contract => new Uri(WcfEndpoints.NameOf(contract), UriKind.Relative)));
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize),
+            endpoint => new Uri(endpoint.Name, UriKind.Relative)));
 
     protected override string BoundAddress(IHost host) =>
         new UriBuilder(ListeningUrl(host)) { Scheme = "net.tcp" }.Uri.GetLeftPart(UriPartial.Authority);

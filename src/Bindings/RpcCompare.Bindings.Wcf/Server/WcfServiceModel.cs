@@ -3,50 +3,79 @@ using CoreWCF.Channels;
 using CoreWCF.Configuration;
 using CoreWCF.Description;
 using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings.Wcf.Push;
 using RpcCompare.Contracts;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Wcf.Server;
 
 /// <summary>The CoreWCF set-up the three WCF bindings share: services, instancing, faults, one endpoint per contract.</summary>
 internal static class WcfServiceModel
 {
-    public static void AddServices(IServiceCollection services, IEnumerable<RpcServiceDescriptor> served, WcfBindingOptions options)
+    /// <summary>
+    /// The endpoints a binding serves: one per contract the host serves and, on a binding that can
+    /// call back (<paramref name="duplex"/>) in a host with a topic registry, the push endpoints.
+    /// </summary>
+    public static IReadOnlyList<WcfEndpoint> EndpointsOf(IEnumerable<RpcServiceDescriptor> served, IServiceProvider hostServices, bool duplex) =>
+    [
+        .. served.Select(s => new WcfEndpoint(WcfEndpoints.NameOf(s.Contract), s.Contract, s.Implementation)),
+        .. duplex && hostServices.GetService<TopicRegistry>() is not null ? WcfPushEndpoints.All : [],
+    ];
+
+    public static void AddServices(IServiceCollection services, IReadOnlyList<WcfEndpoint> endpoints, WcfBindingOptions options, IServiceProvider hostServices)
     {
         services.AddServiceModelServices();
-        foreach (var implementation in served.Select(s => s.Implementation).Distinct())
+        foreach (var implementation in endpoints.Where(e => !e.IsPush).Select(e => e.Implementation).Distinct())
         {
             // By default one instance (the host's, from DI) answering calls concurrently, as CoreWCF's
             // documentation recommends for throughput. CoreWCF's defaults, PerSession and
             // ConcurrencyMode.Single, serialize the calls of each NetTcp/UDS session; the options
             // can ask for them so the runner can show what the choice is worth.
-            // Keyed by service type: CoreWCF stores the singleton on this attribute, so it must not be shared.
-            // AddressFilterMode.Any: a client that reaches the service through a published container
-            // port or a proxy addresses it (the To header) by a port the service does not listen on.
-            services.AddKeyedSingleton<IServiceBehavior>(implementation, new ServiceBehaviorAttribute
-            {
-                InstanceContextMode = options.InstanceContextMode,
-                ConcurrencyMode = options.ConcurrencyMode,
-                AddressFilterMode = AddressFilterMode.Any,
-                // The WSDL's binding and service sections live in the contracts' namespace rather than tempuri.org.
-                Namespace = ServiceNames.Namespace,
-            });
+            services.AddKeyedSingleton<IServiceBehavior>(implementation, CreateServiceBehavior(options.InstanceContextMode, options.ConcurrencyMode));
+        }
+
+        if (endpoints.Any(e => e.IsPush))
+        {
+            WcfPushEndpoints.AddServices(services, hostServices.GetRequiredService<TopicRegistry>(), endpoints.Where(e => e.IsPush));
         }
 
         services.AddSingleton<IServiceBehavior, RpcFaultBehavior>();
     }
 
-    /// <summary>Adds every contract's service and its endpoint at <paramref name="addressOf"/>.</summary>
-    public static void AddEndpoints(IServiceBuilder builder, IEnumerable<RpcServiceDescriptor> served, Binding binding, Func<Type, Uri> addressOf)
+    /// <summary>
+    /// The [ServiceBehavior] of one implementation. Keyed by service type: CoreWCF stores the
+    /// singleton on this attribute, so it must not be shared.
+    /// </summary>
+    public static ServiceBehaviorAttribute CreateServiceBehavior(InstanceContextMode instancing, ConcurrencyMode concurrency) => new()
     {
-        foreach (var implementation in served.Select(s => s.Implementation).Distinct())
+        InstanceContextMode = instancing,
+        ConcurrencyMode = concurrency,
+        // A client that reaches the service through a published container port or a proxy
+        // addresses it (the To header) by a port the service does not listen on.
+        AddressFilterMode = AddressFilterMode.Any,
+        // The WSDL's binding and service sections live in the contracts' namespace rather than tempuri.org.
+        Namespace = ServiceNames.Namespace,
+    };
+
+    /// <summary>Adds every endpoint's service, at <paramref name="addressOf"/>.</summary>
+    public static void AddEndpoints(IServiceBuilder builder, IReadOnlyList<WcfEndpoint> endpoints, Func<Binding> createBinding, Func<WcfEndpoint, Uri> addressOf)
+    {
+        foreach (var implementation in endpoints.Select(e => e.Implementation).Distinct())
         {
             builder.AddService(implementation);
         }
 
-        foreach (var service in served)
+        foreach (var endpoint in endpoints)
         {
-            var address = addressOf(service.Contract);
-            builder.AddServiceEndpoint(service.Implementation, service.Contract, binding, address, address);
+            var binding = createBinding();
+            if (endpoint.IsPush)
+            {
+                // A subscriber may hear nothing for longer than the 10-minute idle limit, and sends nothing itself.
+                binding.ReceiveTimeout = TimeSpan.MaxValue;
+            }
+
+            var address = addressOf(endpoint);
+            builder.AddServiceEndpoint(endpoint.Implementation, endpoint.Contract, binding, address, address);
         }
     }
 

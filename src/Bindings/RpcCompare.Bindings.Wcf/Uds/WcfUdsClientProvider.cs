@@ -1,16 +1,23 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Client;
+using RpcCompare.Bindings.Wcf.Push;
 
 namespace RpcCompare.Bindings.Wcf.Uds;
 
 /// <summary>wcf-uds clients; the address is the server's socket directory (one socket per contract).</summary>
-public sealed class WcfUdsClientProvider : WcfClientProvider
+public sealed class WcfUdsClientProvider : WcfClientProvider, IPushClientProvider
 {
     public WcfUdsClientProvider(WcfClientOptions? options = null)
         : base(options)
     {
     }
+
+    public IReadOnlyList<string> PushVariants => WcfPushEndpoints.Variants;
+
+    /// <summary>A push client on a duplex session (a connection) of its own.</summary>
+    public IPushClient CreatePushClient(string address, string? variant = null) => CreateDuplexPushClient(address, variant);
 
     public override string Name => BindingNames.WcfUds;
 
@@ -21,8 +28,8 @@ public sealed class WcfUdsClientProvider : WcfClientProvider
         return ForFramingTransport(binding);
     }
 
-    protected override Uri EndpointUri(Type contract, string address) =>
+    protected override Uri EndpointUri(string endpointName, string address) =>
         Path.IsPathRooted(address)
-            ? new Uri("net.uds://" + Path.Combine(address, WcfEndpoints.NameOf(contract)))
+            ? new Uri("net.uds://" + Path.Combine(address, endpointName))
             : throw new ArgumentException($"A wcf-uds address is the absolute path of the host's wcf-uds socket directory; got '{address}'.", nameof(address));
 }

@@ -9,8 +9,8 @@ namespace RpcCompare.Bindings.Wcf.Uds;
 
 /// <summary>
 /// wcf-uds: CoreWCF's Unix-socket transport, the named-pipe role on Linux. The address is a
-/// directory with one socket per contract: the WCF client connects to the socket its endpoint
-/// URI names (net.uds://&lt;path&gt;), so contracts cannot share one socket file.
+/// directory with one socket per endpoint: the WCF client connects to the socket its endpoint
+/// URI names (net.uds://&lt;path&gt;), so endpoints cannot share one socket file.
 /// </summary>
 /// <remarks>
 /// Generic hosts, not web applications: CoreWCF.UnixDomainSocket starts its own Kestrel server
@@ -44,31 +44,32 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
         return binding;
     }
 
-    /// <summary>net.uds:// URI of a contract's socket in <paramref name="directory"/>.</summary>
-    public static Uri EndpointUri(string directory, Type contract) =>
-        new("net.uds://" + System.IO.Path.Combine(directory, WcfEndpoints.NameOf(contract)));
+    /// <summary>net.uds:// URI of an endpoint's socket in <paramref name="directory"/>.</summary>
+    public static Uri EndpointUri(string directory, string endpointName) =>
+        new("net.uds://" + System.IO.Path.Combine(directory, endpointName));
 
     protected override IReadOnlyList<IHost> Build()
     {
         var directory = Directory;
         _createdDirectory = !System.IO.Directory.Exists(directory);
         System.IO.Directory.CreateDirectory(directory);
-        return [.. Services.Select(served => BuildFor(served, directory))];
+        // Unix-socket sessions can call back: the push endpoints are served here, each on its own socket.
+        return [.. WcfServiceModel.EndpointsOf(Services, HostServices, duplex: true).Select(endpoint => BuildFor(endpoint, directory))];
     }
 
-    private IHost BuildFor(RpcServiceDescriptor served, string directory)
+    private IHost BuildFor(WcfEndpoint endpoint, string directory)
     {
-        var endpoint = EndpointUri(directory, served.Contract);
-        StaleSocketFile.RemoveIfStale(endpoint.LocalPath);
+        var uri = EndpointUri(directory, endpoint.Name);
+        StaleSocketFile.RemoveIfStale(uri.LocalPath);
         var host = new HostBuilder()
-            .UseUnixDomainSocket(options => options.Listen(endpoint))
+            .UseUnixDomainSocket(options => options.Listen(uri))
             .ConfigureServices(services =>
             {
                 AddHostServices(services);
-                WcfServiceModel.AddServices(services, [served], _options);
+                WcfServiceModel.AddServices(services, [endpoint], _options, HostServices);
             })
             .Build();
-        host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [served], CreateBinding(_options.MaxMessageSize), _ => endpoint));
+        host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [endpoint], () => CreateBinding(_options.MaxMessageSize), _ => uri));
         return host;
     }
 
