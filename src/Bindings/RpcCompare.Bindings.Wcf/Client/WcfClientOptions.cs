@@ -12,4 +12,10 @@ public sealed class WcfClientOptions
 
     /// <summary>How long to wait for a connection (OpenTimeout). Defaults to 5 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// How long a wcf-http long poll asks the server to wait for notifications before returning
+    /// empty. Defaults to 20 seconds; the server caps it (WcfHttp:LongPollMaxWait).
+    /// </summary>
+    public TimeSpan LongPollWait { get; set; } = TimeSpan.FromSeconds(20);
 }

@@ -14,4 +14,16 @@ public sealed class WcfHttpBindingOptions : WcfBindingOptions
     /// the port on the host's loopback.
     /// </summary>
     public string ListenAddress { get; set; } = "127.0.0.1";
+
+    /// <summary>
+    /// The longest a long poll waits for a notification before returning empty (a client may ask
+    /// for less). Defaults to 30 seconds, under the idle timeouts of common proxies.
+    /// </summary>
+    public TimeSpan LongPollMaxWait { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// A long-poll session that neither polls nor calls for this long is closed and its
+    /// subscriptions end. Defaults to 1 minute: two missed polls at the longest wait.
+    /// </summary>
+    public TimeSpan LongPollSessionTimeout { get; set; } = TimeSpan.FromMinutes(1);
 }

@@ -1,15 +1,29 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Client;
+using RpcCompare.Bindings.Wcf.Push.LongPoll;
 
 namespace RpcCompare.Bindings.Wcf.Http;
 
 /// <summary>wcf-http clients; the address is the server's http://127.0.0.1:port base.</summary>
-public sealed class WcfHttpClientProvider : WcfClientProvider
+public sealed class WcfHttpClientProvider : WcfClientProvider, IPushClientProvider
 {
     public WcfHttpClientProvider(WcfClientOptions? options = null)
         : base(options)
     {
+    }
+
+    /// <summary>BasicHttp cannot call back: HTTP long polling against the same server instead.</summary>
+    public IReadOnlyList<string> PushVariants { get; } = ["long-poll"];
+
+    /// <summary>A push client with an HttpClient (so connections) of its own.</summary>
+    public IPushClient CreatePushClient(string address, string? variant = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
+        var baseAddress = EndpointUri("", address);
+        return new LongPollPushClient(baseAddress, Options.LongPollWait, Options.MaxMessageSize, Options.ConnectTimeout);
     }
 
     public override string Name => BindingNames.WcfHttp;

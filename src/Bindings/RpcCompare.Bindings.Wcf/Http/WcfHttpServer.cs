@@ -7,7 +7,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Wcf.Push.LongPoll;
 using RpcCompare.Bindings.Wcf.Server;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Wcf.Http;
 
@@ -52,11 +54,22 @@ internal sealed class WcfHttpServer : KestrelBindingServer
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.
         services.AddSingleton<IServiceBehavior, UseRequestHeadersForMetadataAddressBehavior>();
+        if (HostServices.GetService<TopicRegistry>() is { } registry)
+        {
+            // BasicHttp cannot call back: HTTP clients subscribe by long polling instead.
+            services.AddSingleton(Options.Create(_options));
+            LongPollEndpoints.AddServices(services, registry);
+        }
     }
 
     protected override void Configure(WebApplication application)
     {
         application.Services.GetRequiredService<ServiceMetadataBehavior>().HttpGetEnabled = true;
+        if (application.Services.GetService<LongPollSessions>() is not null)
+        {
+            LongPollEndpoints.Map(application);
+        }
+
         application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize),
             endpoint => new Uri(endpoint.Name, UriKind.Relative)));
     }
