@@ -4,6 +4,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Wcf;
+using RpcCompare.Contracts;
 
 namespace RpcCompare.SchemaExport;
 
@@ -19,6 +20,13 @@ public static class WsdlDocuments
     /// (the live port is random, which would make every export differ).
     /// </summary>
     public const string PublishedAddress = "http://localhost:8080";
+
+    /// <summary>
+    /// The services with a WSDL: the request-reply contracts. The push contracts have none:
+    /// IPushService streams (gRPC only) and IPushDuplexService calls back, which BasicHttp cannot;
+    /// HTTP subscribers long-poll instead.
+    /// </summary>
+    public static IReadOnlyList<Type> Services { get; } = [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService)];
 
     /// <summary>Starts wcf-http on a free loopback port, fetches every document and stops it again.</summary>
     public static async Task<IReadOnlyDictionary<string, string>> GenerateAsync(CancellationToken cancellationToken = default)
@@ -54,7 +62,7 @@ public static class WsdlDocuments
         using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
         var live = baseAddress.GetLeftPart(UriPartial.Authority);
         var documents = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (var contract in ProtoSchemas.Services)
+        foreach (var contract in Services)
         {
             var service = WcfEndpoints.NameOf(contract);
             using var request = new HttpRequestMessage(HttpMethod.Get, new Uri($"{live}/{service}?singleWsdl"));

@@ -18,8 +18,8 @@ public sealed class WsdlDocumentsTests
     {
         var documents = await WsdlDocuments.GenerateAsync().Bounded();
 
-        Assert.Equal(ProtoSchemas.Services.Count, documents.Count);
-        foreach (var contract in ProtoSchemas.Services)
+        Assert.Equal(WsdlDocuments.Services.Count, documents.Count);
+        foreach (var contract in WsdlDocuments.Services)
         {
             var service = WcfEndpoints.NameOf(contract);
             var wsdl = XDocument.Parse(documents[$"{service}.wsdl"]);
