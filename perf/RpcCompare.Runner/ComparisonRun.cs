@@ -5,6 +5,7 @@ using RpcCompare.Perf.Hosting;
 using RpcCompare.Perf.Reporting.Dashboard;
 using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
+using RpcCompare.Runner.Push;
 using RpcCompare.Runner.Reporting;
 using RpcCompare.Runner.Suites;
 using Spectre.Console;
@@ -50,6 +51,7 @@ internal sealed class ComparisonRun
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
+            var push = suites.OfType<PushSuite>().Any() ? await MeasurePushAsync(factory, targets) : null;
             var pooled = Repetition.Pool(repetitions);
             var hostAllocations = await HostAllocationsAsync(pooled.Cells);
 
@@ -65,7 +67,8 @@ internal sealed class ComparisonRun
                 ReportBuilder.BreakEven(pooled.Cells),
                 notMeasured,
                 refused,
-                ReportBuilder.Repeatability(repetitions, _options.NoiseThreshold));
+                ReportBuilder.Repeatability(repetitions, _options.NoiseThreshold),
+                push);
             ConsoleReporter.Write(_console, report);
             var directory = WriteReports(report, started);
             _console.MarkupLineInterpolated($"Reports written to [bold]{directory}[/] (report.md, report.json, report.html); every run side by side: [bold]{DashboardWriter.Write(_options.OutputRoot)}[/]");
@@ -359,6 +362,17 @@ internal sealed class ComparisonRun
             }
         });
         return (repetitions, refused);
+    }
+
+    /// <summary>The push suite: delivery to subscribers in agent processes rather than call rates, so it runs on its own after the call suites.</summary>
+    private async Task<PushResults> MeasurePushAsync(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets)
+    {
+        var settings = _options.Quick ? PushSettings.Quick : _options.Full ? PushSettings.Full : PushSettings.Default;
+        var pushTargets = PushSuite.Targets(factory, targets);
+        PushResults? results = null;
+        var progress = new RunProgress(_console, pushTargets.Count * settings.PlannedSecondsPerTarget);
+        await progress.RunAsync(async report => results = await PushSuite.RunAsync(factory, pushTargets, settings, report, progress.Completed));
+        return results!;
     }
 
     // Reads the host's runtime events for the whole run; every address it serves maps to it.

@@ -32,13 +32,17 @@ internal static class RunnerCommand
             Description = "Mark a cell noisy when its trials (or its paired ratios) span more than this share of their median (default 0.10).",
             DefaultValueFactory = _ => RunnerOptions.DefaultNoiseThreshold,
         };
+        var full = new Option<bool>("--full")
+        {
+            Description = "push suite: the original method in full, 100 bursts per subscriber count and the original collaboration table (15-s intervals, 100 publications per room); an hour or more per binding.",
+        };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
 
         var root = new RootCommand(
             "RpcCompare comparison runner: starts the host as a separate process, measures every binding side by side and " +
             "writes report.md, report.json and report.html under results/<UTC timestamp>/.")
         {
-            suites, bindings, quick, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
+            suites, bindings, quick, full, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -56,7 +60,14 @@ internal static class RunnerCommand
                 parse.GetValue(host)?.FullName,
                 parse.GetValue(output)!.FullName,
                 parse.GetValue(repeat),
-                parse.GetValue(noise));
+                parse.GetValue(noise),
+                parse.GetValue(full));
+            if (options.Quick && options.Full)
+            {
+                console.MarkupLine("[red]error:[/] --quick and --full ask for opposite things; choose one.");
+                return 2;
+            }
+
             if (options.Trials < 1 || options.Clients < 1 || options.Repeat < 1 || options.TrialDuration <= TimeSpan.Zero || options.WarmUp < TimeSpan.Zero
                 || options.NoiseThreshold <= 0)
             {

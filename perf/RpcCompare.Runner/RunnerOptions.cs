@@ -13,7 +13,8 @@ internal sealed record RunnerOptions(
     string? HostEndpointsFile,
     string OutputRoot,
     int Repeat = 1,
-    double NoiseThreshold = RunnerOptions.DefaultNoiseThreshold)
+    double NoiseThreshold = RunnerOptions.DefaultNoiseThreshold,
+    bool Full = false)
 {
     /// <summary>A cell whose trials span more than this share of their median is marked noisy.</summary>
     public const double DefaultNoiseThreshold = 0.10;

@@ -252,7 +252,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
         Assert.False(environment.GetProperty("pinned").GetBoolean());
         Assert.StartsWith("GC AllocationTick events", environment.GetProperty("hostAllocations").GetString(), StringComparison.Ordinal);
-        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
+        Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning", "push"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
         Assert.True(settings.GetProperty("quick").GetBoolean());
         Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());
         string[] variants =
@@ -272,7 +272,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var html = File.ReadAllText(Path.Combine(_run.Directory, "report.html"));
 
-        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning" })
+        foreach (var suite in new[] { "ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning", "push" })
         {
             Assert.Contains($"<section id=\"suite-{suite}\">", html, StringComparison.Ordinal);
             Assert.Contains($"<canvas data-chart=\"{suite}\">", html, StringComparison.Ordinal);
@@ -310,7 +310,8 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     {
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
 
-        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call", "scaling: calls per second by concurrent clients", "tuning: each knob against the product's setting" })
+        foreach (var title in new[] { "ops: calls per second", "ops: ratio to pipes", "shapes: calls per second", "payload: MB/s", "pingpong: round trips per second", "breakeven: work per call", "scaling: calls per second by concurrent clients", "tuning: each knob against the product's setting",
+            "push: broadcast, the largest M", "push: broadcast steps", "push: collaboration, publish-to-receive latency" })
         {
             Assert.Contains("## " + title, markdown, StringComparison.Ordinal);
             Assert.Contains(title, _run.Console, StringComparison.Ordinal);
@@ -321,6 +322,50 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.Contains("Noisy cells", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("Repeatability", markdown, StringComparison.Ordinal);
         Assert.Equal(JsonValueKind.Null, _run.Root.GetProperty("repeatability").ValueKind);
+    }
+
+    [Fact]
+    public void ReportJson_Push_HasTheBroadcastSearchAndEveryCollaborationRow_ForEveryPushVariant()
+    {
+        string[] variants = ["wcf-nettcp/typed", "wcf-nettcp/pre-serialized", "wcf-uds/typed", "wcf-uds/pre-serialized", "wcf-http/long-poll", "grpc-tcp/stream", "grpc-uds/stream", "pipes/frames"];
+        var push = _run.Root.GetProperty("push");
+        Assert.Equal("quick", push.GetProperty("settings").GetProperty("mode").GetString());
+
+        var broadcast = push.GetProperty("broadcast").EnumerateArray().ToList();
+        Assert.Equal(variants, broadcast.Select(b => b.GetProperty("target").GetProperty("label").GetString()));
+        foreach (var search in broadcast)
+        {
+            var steps = search.GetProperty("steps").EnumerateArray().ToList();
+            Assert.NotEmpty(steps);
+            Assert.Equal(5, steps[0].GetProperty("subscribers").GetInt32());
+            foreach (var step in steps)
+            {
+                // A step either held every burst or says why not.
+                Assert.True(step.GetProperty("held").GetBoolean() || !string.IsNullOrEmpty(step.GetProperty("failure").GetString()), step.ToString());
+                Assert.InRange(step.GetProperty("completed").GetInt32(), 0, step.GetProperty("bursts").GetInt32());
+            }
+
+            if (search.GetProperty("maxSubscribers").ValueKind == JsonValueKind.Number)
+            {
+                // Every notification of every burst at that M has a latency.
+                var atMax = search.GetProperty("atMax");
+                Assert.Equal(search.GetProperty("maxSubscribers").GetInt32() * 3, atMax.GetProperty("count").GetInt64());
+                Assert.InRange(atMax.GetProperty("median").GetDouble(), 0, atMax.GetProperty("max").GetDouble());
+            }
+        }
+
+        var collaboration = push.GetProperty("collaboration").EnumerateArray().ToList();
+        Assert.Equal(variants, collaboration.Select(c => c.GetProperty("target").GetProperty("label").GetString()));
+        foreach (var row in collaboration)
+        {
+            // 4 rooms × 3 publications × 1 other member.
+            Assert.Equal(12, row.GetProperty("expected").GetInt64());
+            Assert.InRange(row.GetProperty("received").GetInt64(), 0, 12);
+            if (row.GetProperty("received").GetInt64() > 0)
+            {
+                Assert.Equal(row.GetProperty("received").GetInt64(), row.GetProperty("latency").GetProperty("count").GetInt64());
+            }
+        }
     }
 
     private static bool MayBeRefused(string suite, string operation, long? size, string binding) =>

@@ -1,4 +1,5 @@
 using RpcCompare.Runner.Measurement;
+using RpcCompare.Runner.Push;
 
 namespace RpcCompare.Runner.Reporting;
 
@@ -15,7 +16,8 @@ internal sealed record Report(
     IReadOnlyList<BreakEvenCurve> BreakEven,
     IReadOnlyList<NotMeasured> NotMeasured,
     IReadOnlyList<RefusedCell> Refused,
-    Repeatability? Repeatability)
+    Repeatability? Repeatability,
+    PushResults? Push = null)
 {
     public const string SchemaName = "rpccompare-report/2";
 }

@@ -77,6 +77,11 @@ internal static class ReportTables
             tables.Add(RepeatabilityTable(repeatability));
         }
 
+        if (report.Push is { } push)
+        {
+            tables.AddRange(Push.PushTables.Build(push));
+        }
+
         return tables;
     }
 

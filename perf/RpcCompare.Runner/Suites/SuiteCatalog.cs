@@ -1,3 +1,5 @@
+using RpcCompare.Runner.Push;
+
 namespace RpcCompare.Runner.Suites;
 
 /// <summary>Every suite, in report order. Adding a suite is one line here.</summary>
@@ -5,7 +7,7 @@ internal static class SuiteCatalog
 {
     public const string Default = "ops";
 
-    public static IReadOnlyList<ISuite> All { get; } = [new OpsSuite(), new ShapesSuite(), new PayloadSuite(), new PingPongSuite(), new BreakEvenSuite(), new ScalingSuite(), new TuningSuite()];
+    public static IReadOnlyList<ISuite> All { get; } = [new OpsSuite(), new ShapesSuite(), new PayloadSuite(), new PingPongSuite(), new BreakEvenSuite(), new ScalingSuite(), new TuningSuite(), new PushSuite()];
 
     public static IReadOnlyList<ISuite> Select(IEnumerable<string> names)
     {

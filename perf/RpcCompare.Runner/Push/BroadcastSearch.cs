@@ -1,0 +1,149 @@
+using System.Diagnostics;
+using RpcCompare.Bindings.Push;
+using RpcCompare.Contracts.Push;
+using RpcCompare.PushAgent;
+
+namespace RpcCompare.Runner.Push;
+
+/// <summary>
+/// The original broadcast method over one push target: M subscribers (in the agent processes) on
+/// one topic, the runner publishing once per period; a burst completes when all M notifications
+/// arrived before the next publication was due, and M holds when every burst of its run does.
+/// M doubles from the first step until it fails (or reaches the ceiling), then bisects.
+/// </summary>
+internal sealed class BroadcastSearch
+{
+    private readonly PushSettings _settings;
+    private readonly AgentPool _agents;
+    private readonly Action<string> _progress;
+
+    public BroadcastSearch(PushSettings settings, AgentPool agents, Action<string> progress)
+    {
+        _settings = settings;
+        _agents = agents;
+        _progress = progress;
+    }
+
+    public async Task<BroadcastResult> RunAsync(PushTarget target, IPushClient publisher)
+    {
+        var topic = $"broadcast/{target.Label}";
+        var steps = new List<BroadcastStep>();
+        var latencies = new Dictionary<int, (List<double> Deliveries, List<double> Completions)>();
+        int? held = null;
+        int? failed = null;
+        try
+        {
+            for (var m = _settings.FirstSubscribers; ; m = Math.Min(m * 2, _settings.MaxSubscribers))
+            {
+                var (step, measured) = await TryAsync(target, publisher, topic, m);
+                steps.Add(step);
+                latencies[m] = measured;
+                if (!step.Held)
+                {
+                    failed = m;
+                    break;
+                }
+
+                held = m;
+                if (m >= _settings.MaxSubscribers)
+                {
+                    break;
+                }
+            }
+
+            for (var i = 0; i < _settings.BisectSteps && failed is { } high && high - (held ?? 0) > Math.Max(1, high / 20); i++)
+            {
+                var m = ((held ?? 0) + high) / 2;
+                var (step, measured) = await TryAsync(target, publisher, topic, m);
+                steps.Add(step);
+                latencies[m] = measured;
+                if (step.Held)
+                {
+                    held = m;
+                }
+                else
+                {
+                    failed = m;
+                }
+            }
+        }
+        finally
+        {
+            await ResizeAsync(target, topic, 0);
+        }
+
+        var atMax = held is { } best ? latencies[best] : default;
+        return new BroadcastResult(target, held, held == _settings.MaxSubscribers, steps,
+            atMax.Deliveries is { } d ? LatencySummary.Of(d) : null,
+            atMax.Completions is { } c ? LatencySummary.Of(c) : null);
+    }
+
+    private async Task<(BroadcastStep Step, (List<double>, List<double>) Latencies)> TryAsync(PushTarget target, IPushClient publisher, string topic, int m)
+    {
+        _progress($"push · broadcast · {target.Label} · subscribing {m:#,0}");
+        var deliveries = new List<double>();
+        var completions = new List<double>();
+        var subscribed = await ResizeAsync(target, topic, m);
+        if (subscribed.Count < m)
+        {
+            return (new BroadcastStep(m, 0, 0, null, null, false, $"only {subscribed.Count:#,0} of {m:#,0} subscribed: {subscribed.Error}"), (deliveries, completions));
+        }
+
+        var period = TimeSpan.FromSeconds(_settings.PeriodSeconds);
+        var deadline = period.TotalMilliseconds;
+        var items = Enumerable.Range(0, 20).Select(i => $"broadcast item {i}").ToList();
+        string? failure = null;
+        var bursts = 0;
+        for (var burst = 1; burst <= _settings.Bursts && failure is null; burst++)
+        {
+            _progress($"push · broadcast · {target.Label} · {m:#,0} subscribers · burst {burst}/{_settings.Bursts}");
+            bursts++;
+            var sent = Stopwatch.GetTimestamp();
+            var reply = await publisher.PublishAsync(new Notification { Topic = topic, SentTimestamp = sent, Publisher = "runner", Items = items });
+            var wait = period - Stopwatch.GetElapsedTime(sent);
+            if (wait > TimeSpan.Zero)
+            {
+                await Task.Delay(wait);
+            }
+
+            var answers = await _agents.SendAllAsync(_ => new AgentCommand("burst", Sequence: reply.Sequence), TimeSpan.FromSeconds(60));
+            var arrived = answers.SelectMany(a => a.LatenciesMilliseconds ?? []).ToList();
+            deliveries.AddRange(arrived);
+            var inTime = arrived.Count(l => l <= deadline);
+            if (arrived.Count > 0)
+            {
+                completions.Add(arrived.Max());
+            }
+
+            var agentError = answers.FirstOrDefault(a => a.Error is not null)?.Error;
+            if (reply.Disconnected > 0 || agentError is not null)
+            {
+                failure = $"burst {burst}: " + string.Join("; ", new[]
+                {
+                    reply.Disconnected > 0 ? $"the server dropped {reply.Disconnected} subscriber(s) whose queue was full" : null,
+                    agentError,
+                }.OfType<string>());
+            }
+            else if (inTime < m)
+            {
+                failure = $"burst {burst}: {inTime:#,0} of {m:#,0} notifications arrived within {_settings.PeriodSeconds:0.##} s ({arrived.Count:#,0} by the time the agents were asked)";
+            }
+        }
+
+        var sorted = completions.Order().ToList();
+        var step = new BroadcastStep(m, bursts, failure is null ? bursts : bursts - 1,
+            sorted.Count > 0 ? Measurement.Statistics.Median(sorted) : null, sorted.Count > 0 ? sorted[^1] : null, failure is null, failure);
+        return (step, (deliveries, completions));
+    }
+
+    // Spreads M over the agents; agents beyond those needed drop to 0.
+    private async Task<(int Count, string? Error)> ResizeAsync(PushTarget target, string topic, int m)
+    {
+        var shares = _agents.Shares(m);
+        var commands = Enumerable.Range(0, Math.Max(shares.Count, _agents.Started))
+            .Select(i => new AgentCommand("subscribe", target.Binding, target.Address, target.Variant, topic, Count: i < shares.Count ? shares[i] : 0))
+            .ToList();
+        var answers = await _agents.SendAsync(commands, TimeSpan.FromSeconds(120 + (m / 50)));
+        return (answers.Sum(a => a.Count), answers.FirstOrDefault(a => a.Error is not null)?.Error);
+    }
+}

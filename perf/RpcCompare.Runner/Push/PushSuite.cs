@@ -1,0 +1,70 @@
+using RpcCompare.Bindings;
+using RpcCompare.Client;
+using RpcCompare.Runner.Measurement;
+using RpcCompare.Runner.Suites;
+
+namespace RpcCompare.Runner.Push;
+
+/// <summary>
+/// Publish/subscribe at scale, the 2009 polling-duplex measurement on today's stack: broadcast to
+/// as many subscribers as each push binding carries, and small-room collaboration. It measures
+/// delivery rather than call rates, so it has no call workloads: <see cref="RunAsync"/> runs it.
+/// </summary>
+internal sealed class PushSuite : ISuite
+{
+    public const string SuiteName = "push";
+
+    public string Name => SuiteName;
+
+    public string Description => "Broadcast to thousands of subscribers in separate processes (largest M whose every burst completes in time) and chat-room collaboration latency, per push binding and variant.";
+
+    public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets) => [];
+
+    /// <summary>Every push variant of every measured binding that can push, in report order.</summary>
+    public static IReadOnlyList<PushTarget> Targets(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets) =>
+    [
+        .. targets.Where(t => t.Variant is null && t.Binding != BindingNames.InProc && factory.PushBindings.Contains(t.Binding))
+            .SelectMany(t => factory.PushVariants(t.Binding).Select(v => new PushTarget($"{t.Binding}/{v}", t.Binding, v, t.Address))),
+    ];
+
+    /// <summary>Measures every target: the broadcast search, then each collaboration row.</summary>
+    public static async Task<PushResults> RunAsync(RpcClientFactory factory, IReadOnlyList<PushTarget> targets, PushSettings settings, Action<string?, double> report, Action<string> completed)
+    {
+        await using var agents = new AgentPool(settings.SubscribersPerAgent);
+        var broadcast = new List<BroadcastResult>();
+        var collaboration = new List<CollaborationResult>();
+        var search = new BroadcastSearch(settings, agents, line => report(line, 0));
+        var rows = new CollaborationRun(settings, agents);
+        var broadcastShare = settings.PlannedSecondsPerTarget - settings.Rows.Sum(r => (settings.Iterations + 1) * r.IntervalSeconds);
+        foreach (var target in targets)
+        {
+            await using (var publisher = factory.CreatePushClient(target.Binding, target.Address, target.Variant))
+            {
+                var result = await search.RunAsync(target, publisher);
+                broadcast.Add(result);
+                report(null, broadcastShare);
+                completed($"push · broadcast · {target.Label}: {BroadcastText(result)}");
+            }
+
+            foreach (var row in settings.Rows)
+            {
+                report($"push · collaboration {row.Label} · {target.Label}", 0);
+                var result = await rows.RunAsync(target, row);
+                collaboration.Add(result);
+                report(null, (settings.Iterations + 1) * row.IntervalSeconds);
+                completed($"push · collaboration {row.Label} · {target.Label}: " +
+                    (result.Latency is { } l ? $"mean {l.Mean:0.0} ms, p99 {l.P99:0.0} ms" : "no receipts") + (result.Failure is { } f ? $" ({f})" : ""));
+            }
+        }
+
+        return new PushResults(settings, broadcast, collaboration);
+    }
+
+    /// <summary>"≥ 10,000", "4,000", or "none held (…)": the broadcast headline in words.</summary>
+    public static string BroadcastText(BroadcastResult result) => result switch
+    {
+        { MaxSubscribers: null } => $"none held ({(result.Steps.Count > 0 ? result.Steps[0].Failure : "no step ran")})",
+        { ReachedCeiling: true } => $"≥ {result.MaxSubscribers:#,0} (the search's ceiling)",
+        _ => $"{result.MaxSubscribers:#,0}",
+    };
+}
