@@ -48,7 +48,10 @@ public sealed class PushSubscriber : IDisposable
     /// <summary>Unsubscribes; nothing more is queued.</summary>
     public void Dispose() => _registry.Remove(this);
 
-    /// <summary>Called under the topic's lock: false when the queue is full.</summary>
+    /// <summary>Ended, by the subscriber or the server; it may still be in its topic for a moment.</summary>
+    internal bool IsEnded => Volatile.Read(ref _endedFlag) == 1;
+
+    /// <summary>Called under the topic's lock: false when the queue is full, or the subscription has ended.</summary>
     internal bool TryEnqueue(Publication publication) => _queue.Writer.TryWrite(publication);
 
     /// <summary>Ends the subscription once; a reason marks an end the subscriber did not ask for.</summary>

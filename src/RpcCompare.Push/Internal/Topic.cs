@@ -77,10 +77,13 @@ internal sealed class Topic
                 {
                     queued++;
                 }
-                else
+                else if (!subscriber.IsEnded)
                 {
                     full.Add(subscriber);
                 }
+
+                // Else it is leaving (unsubscribed, or its connection closed) and not yet out of the
+                // topic: not a subscriber the server dropped, so neither counted nor ended again.
             }
 
             foreach (var subscriber in full)

@@ -192,6 +192,21 @@ public sealed class PushBindingTests : IAsyncLifetime
         await received.CountAsync(1).Bounded();
     }
 
+    [Theory]
+    [MemberData(nameof(PushVariants))]
+    public async Task DisposingTheClient_CompletesItsSubscriptions_AsLeft_AndTheServerForgetsThem(string binding, string variant)
+    {
+        var client = _factory.CreatePushClient(binding, _host.Address(binding), variant);
+        var subscription = await client.SubscribeAsync($"disposed-{binding}-{variant}", _ => { }).Bounded();
+
+        await client.DisposeAsync();
+
+        // Left, not ended by the server: Completion succeeds.
+        await subscription.Completion.Bounded();
+        await WaitForAsync(() => _host.Topics.Statistics.Subscribers == 0);
+        Assert.Equal((0, 0L), (_host.Topics.Statistics.Subscribers, _host.Topics.Statistics.Disconnected));
+    }
+
     private static bool SharesEncoding(string variant) => variant is "frames" or "pre-serialized" or "long-poll";
 
     private static Notification NewNotification(string topic, int number, int itemLength = 8) => new()

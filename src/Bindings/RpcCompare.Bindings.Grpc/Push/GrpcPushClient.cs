@@ -14,6 +14,7 @@ internal sealed class GrpcPushClient : IPushClient
     private readonly GrpcChannel _channel;
     private readonly IPushService _service;
     private readonly int _clientLimit;
+    private readonly List<GrpcPushSubscription> _subscriptions = [];
 
     public GrpcPushClient(GrpcChannel channel, int clientLimit)
     {
@@ -44,16 +45,31 @@ internal sealed class GrpcPushClient : IPushClient
             throw GrpcErrors.FromRpcException(exception, _clientLimit);
         }
 
-        return new GrpcPushSubscription(topic, stream, stop, onNotification);
+        var subscription = new GrpcPushSubscription(topic, stream, stop, onNotification);
+        lock (_subscriptions)
+        {
+            _subscriptions.RemoveAll(s => s.Completion.IsCompleted);
+            _subscriptions.Add(subscription);
+        }
+
+        return subscription;
     }
 
     public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
         _service.PublishAsync(notification).WaitAsync(cancellationToken);
 
-    public ValueTask DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
-        // Cancels what is still streaming on it; each subscription's pump then ends.
+        // Unsubscribes what is still streaming (so each subscription completes as left, not as
+        // ended by the server), then closes the connection.
+        List<GrpcPushSubscription> open;
+        lock (_subscriptions)
+        {
+            open = [.. _subscriptions];
+            _subscriptions.Clear();
+        }
+
+        await Task.WhenAll(open.Select(s => s.DisposeAsync().AsTask()));
         _channel.Dispose();
-        return ValueTask.CompletedTask;
     }
 }

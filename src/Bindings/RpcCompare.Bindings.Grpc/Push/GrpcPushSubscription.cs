@@ -8,6 +8,7 @@ namespace RpcCompare.Bindings.Grpc.Push;
 internal sealed class GrpcPushSubscription : IPushSubscription
 {
     private readonly CancellationTokenSource _stop;
+    private int _disposed;
 
     public GrpcPushSubscription(string topic, IAsyncEnumerator<Notification> stream, CancellationTokenSource stop, Action<Notification> onNotification)
     {
@@ -20,8 +21,14 @@ internal sealed class GrpcPushSubscription : IPushSubscription
 
     public Task Completion { get; }
 
+    // Once: the subscriber and its client's disposal may both unsubscribe.
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) == 1)
+        {
+            return;
+        }
+
         await _stop.CancelAsync();
         try
         {
