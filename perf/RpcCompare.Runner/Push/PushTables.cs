@@ -20,7 +20,7 @@ internal static class PushTables
                 [.. push.Broadcast.Select(b => (IReadOnlyList<string>)
                 [
                     b.Target.Label,
-                    PushSuite.BroadcastText(b) is var text && b.MaxSubscribers is null ? "none held" : text,
+                    b.MaxSubscribers is null ? "none held" : PushSuite.BroadcastText(b),
                     b.BurstCompletionAtMax is { } c ? $"{Ms(c.Median)} / {Ms(c.Max)}" : "–",
                     b.AtMax is { } l ? $"{Ms(l.Median)} / {Ms(l.P99)} / {Ms(l.Max)}" : "–",
                     b.ReachedCeiling ? $"the ceiling ({settings.MaxSubscribers:#,0})" : b.Steps.LastOrDefault(s => !s.Held)?.Failure ?? "–",

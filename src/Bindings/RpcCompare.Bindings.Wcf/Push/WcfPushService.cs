@@ -49,13 +49,16 @@ internal abstract class WcfPushService : IPushDuplexService
         var context = OperationContext.Current ?? throw new InvalidOperationException("The push service is called outside a WCF operation.");
         var callback = context.GetCallbackChannel<IPushCallback>();
         var session = _sessions.GetOrAdd(context.SessionId, static (id, state) =>
-            new WcfPushSession(id, state.Service._registry, state.Callback, state.Service, state.Service._logger),
+            new WcfPushSession(id, state.Service._registry, state.Callback, state.Service, state.Service._logger,
+                ended => state.Service._sessions.TryRemove(new KeyValuePair<string, WcfPushSession>(ended.Id, ended))),
             (Service: this, Callback: callback));
-        if (session.Watch(() => _sessions.TryRemove(new KeyValuePair<string, WcfPushSession>(session.Id, session))))
+        if (!session.IsEnded)
         {
             return session;
         }
 
+        // Its channel closed before the session was stored: nothing will remove it but this.
+        _sessions.TryRemove(new KeyValuePair<string, WcfPushSession>(session.Id, session));
         throw new CommunicationObjectAbortedException($"The push session {session.Id} has already ended.");
     }
 }

@@ -12,80 +12,53 @@ namespace RpcCompare.Bindings.Wcf.Push;
 /// </summary>
 internal sealed partial class WcfPushSession
 {
-    private readonly Dictionary<string, PushSubscriber> _subscriptions = new(StringComparer.Ordinal);
-    private readonly TopicRegistry _registry;
+    private readonly SessionSubscribers _subscribers;
     private readonly IPushCallback _callback;
     private readonly ICommunicationObject _channel;
     private readonly WcfPushService _service;
     private readonly ILogger _logger;
-    private bool _watched;
-    private bool _ended;
 
-    public WcfPushSession(string id, TopicRegistry registry, IPushCallback callback, WcfPushService service, ILogger logger)
+    // ended: called once when the session ends, so the service forgets it.
+    public WcfPushSession(string id, TopicRegistry registry, IPushCallback callback, WcfPushService service, ILogger logger, Action<WcfPushSession> ended)
     {
         Id = id;
-        _registry = registry;
+        _subscribers = new SessionSubscribers(registry, id);
         _callback = callback;
         // The callback proxy is the session's channel: its state and events are the session's.
         _channel = (ICommunicationObject)callback;
         _service = service;
         _logger = logger;
+
+        // The client left or its connection broke: every subscription of the session ends.
+        void End()
+        {
+            if (_subscribers.Close())
+            {
+                ended(this);
+            }
+        }
+
+        _channel.Closed += (_, _) => End();
+        _channel.Faulted += (_, _) => End();
+        if (_channel.State is CommunicationState.Closing or CommunicationState.Closed or CommunicationState.Faulted)
+        {
+            End();
+        }
     }
 
     public string Id { get; }
 
-    /// <summary>
-    /// Ends the session's subscriptions when its channel closes or faults (the client left,
-    /// or its connection broke); false when it already has.
-    /// </summary>
-    public bool Watch(Action forget)
-    {
-        lock (_subscriptions)
-        {
-            if (!_watched)
-            {
-                _watched = true;
-                _channel.Closed += (_, _) => End(forget);
-                _channel.Faulted += (_, _) => End(forget);
-            }
-
-            if (_channel.State is CommunicationState.Closing or CommunicationState.Closed or CommunicationState.Faulted)
-            {
-                End(forget);
-            }
-
-            return !_ended;
-        }
-    }
+    public bool IsEnded => _subscribers.IsClosed;
 
     /// <summary>Subscribes the session to a topic; notifications flow once this returns.</summary>
     public long Subscribe(string topic)
     {
-        lock (_subscriptions)
-        {
-            ObjectDisposedException.ThrowIf(_ended, this);
-            if (_subscriptions.ContainsKey(topic))
-            {
-                throw new InvalidOperationException($"This session already subscribes to '{topic}'.");
-            }
-
-            var subscriber = _registry.Subscribe(topic, out var lastSequence);
-            _subscriptions.Add(topic, subscriber);
-            _ = PumpAsync(subscriber);
-            return lastSequence;
-        }
+        var subscriber = _subscribers.Subscribe(topic, out var lastSequence);
+        _ = PumpAsync(subscriber);
+        return lastSequence;
     }
 
-    public void Unsubscribe(string topic)
-    {
-        PushSubscriber? subscriber;
-        lock (_subscriptions)
-        {
-            _subscriptions.Remove(topic, out subscriber);
-        }
-
-        subscriber?.Dispose();
-    }
+    public void Unsubscribe(string topic) => _subscribers.Unsubscribe(topic);
 
     private async Task PumpAsync(PushSubscriber subscriber)
     {
@@ -118,43 +91,7 @@ internal sealed partial class WcfPushSession
         }
         finally
         {
-            Forget(subscriber);
-        }
-    }
-
-    // Only this subscriber: the topic may have been unsubscribed and subscribed again meanwhile.
-    private void Forget(PushSubscriber subscriber)
-    {
-        lock (_subscriptions)
-        {
-            if (_subscriptions.TryGetValue(subscriber.Topic, out var current) && ReferenceEquals(current, subscriber))
-            {
-                _subscriptions.Remove(subscriber.Topic);
-            }
-        }
-
-        subscriber.Dispose();
-    }
-
-    private void End(Action forget)
-    {
-        List<PushSubscriber> subscribers;
-        lock (_subscriptions)
-        {
-            if (_ended)
-            {
-                return;
-            }
-
-            _ended = true;
-            subscribers = [.. _subscriptions.Values];
-            _subscriptions.Clear();
-        }
-
-        forget();
-        foreach (var subscriber in subscribers)
-        {
-            subscriber.Dispose();
+            _subscribers.Forget(subscriber);
         }
     }
 

@@ -51,7 +51,7 @@ internal static class LongPollEndpoints
         group.MapPost("publish", PublishAsync);
     }
 
-    private static async Task<IResult> SubscribeAsync(string id, HttpContext context, LongPollSessions sessions, TopicRegistry registry, IOptions<WcfHttpBindingOptions> options)
+    private static async Task<IResult> SubscribeAsync(string id, HttpContext context, LongPollSessions sessions, IOptions<WcfHttpBindingOptions> options)
     {
         if (sessions.Find(id) is not { } session)
         {
@@ -61,7 +61,7 @@ internal static class LongPollEndpoints
         return await RefusalsAsErrors(context, options.Value, async () =>
         {
             var request = await ReadAsync<SubscribeRequest>(context);
-            return Results.Json(new SubscribeReply { LastSequence = session.Subscribe(registry, request.Topic) }, LongPollWire.Json);
+            return Results.Json(new SubscribeReply { LastSequence = session.Subscribe(request.Topic) }, LongPollWire.Json);
         });
     }
 

@@ -1,3 +1,4 @@
+using System.Threading.Channels;
 using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Wcf.Push.LongPoll;
@@ -9,16 +10,16 @@ namespace RpcCompare.Bindings.Wcf.Push.LongPoll;
 /// </summary>
 internal sealed class LongPollSession
 {
-    private readonly Dictionary<string, PushSubscriber> _subscribers = new(StringComparer.Ordinal);
-    private readonly List<LongPollWire.EndedSubscription> _ended = [];
+    private readonly SessionSubscribers _subscribers;
+    private readonly Lock _signal = new();
     private int _polling;
     private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _lastSeen = Environment.TickCount64;
-    private bool _closed;
 
-    public LongPollSession(string id)
+    public LongPollSession(string id, TopicRegistry registry)
     {
         Id = id;
+        _subscribers = new SessionSubscribers(registry, id);
     }
 
     public string Id { get; }
@@ -28,52 +29,26 @@ internal sealed class LongPollSession
 
     public void Touch() => Interlocked.Exchange(ref _lastSeen, Environment.TickCount64);
 
-    public long Subscribe(TopicRegistry registry, string topic)
+    public long Subscribe(string topic)
     {
         Touch();
-        lock (_subscribers)
-        {
-            ObjectDisposedException.ThrowIf(_closed, this);
-            if (_subscribers.ContainsKey(topic))
-            {
-                throw new InvalidOperationException($"Session {Id} already subscribes to '{topic}'.");
-            }
-
-            _subscribers.Add(topic, registry.Subscribe(topic, out var lastSequence));
-            Changed();
-            return lastSequence;
-        }
+        _subscribers.Subscribe(topic, out var lastSequence);
+        Changed();
+        return lastSequence;
     }
 
     public void Unsubscribe(string topic)
     {
         Touch();
-        PushSubscriber? subscriber;
-        lock (_subscribers)
-        {
-            _subscribers.Remove(topic, out subscriber);
-            Changed();
-        }
-
-        subscriber?.Dispose();
+        _subscribers.Unsubscribe(topic);
+        Changed();
     }
 
     /// <summary>Ends every subscription: the client closed the session, or it expired.</summary>
     public void Close()
     {
-        List<PushSubscriber> subscribers;
-        lock (_subscribers)
-        {
-            _closed = true;
-            subscribers = [.. _subscribers.Values];
-            _subscribers.Clear();
-            Changed();
-        }
-
-        foreach (var subscriber in subscribers)
-        {
-            subscriber.Dispose();
-        }
+        _subscribers.Close();
+        Changed();
     }
 
     /// <summary>
@@ -94,7 +69,7 @@ internal sealed class LongPollSession
             timeout.CancelAfter(wait);
             while (true)
             {
-                var (publications, ended, waitFor) = Drain(maxBatch);
+                var (publications, ended, waitFor, changed) = Drain(maxBatch);
                 if (publications.Count > 0 || ended.Count > 0 || timeout.IsCancellationRequested)
                 {
                     return (publications, ended);
@@ -102,7 +77,7 @@ internal sealed class LongPollSession
 
                 try
                 {
-                    await Task.WhenAny(waitFor.Select(reader => reader.WaitToReadAsync(timeout.Token).AsTask()).Append(ChangedTask())).WaitAsync(timeout.Token);
+                    await Task.WhenAny(waitFor.Select(reader => reader.WaitToReadAsync(timeout.Token).AsTask()).Append(changed)).WaitAsync(timeout.Token);
                 }
                 catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
                 {
@@ -117,45 +92,48 @@ internal sealed class LongPollSession
         }
     }
 
-    private (List<Publication>, List<LongPollWire.EndedSubscription>, List<System.Threading.Channels.ChannelReader<Publication>>) Drain(int maxBatch)
+    // Also returns what the wait afterwards listens to: each remaining queue, and a signal of
+    // subscriptions changing. The signal is renewed before the subscribers are read, so a change
+    // after that point is never missed.
+    private (List<Publication>, List<LongPollWire.EndedSubscription>, List<ChannelReader<Publication>>, Task Changed) Drain(int maxBatch)
     {
-        List<Publication> publications = [];
-        List<System.Threading.Channels.ChannelReader<Publication>> readers = [];
-        lock (_subscribers)
+        Task changed;
+        lock (_signal)
         {
-            foreach (var (topic, subscriber) in _subscribers.ToList())
+            _changed = _changed.Task.IsCompleted ? new(TaskCreationOptions.RunContinuationsAsynchronously) : _changed;
+            changed = _changed.Task;
+        }
+
+        List<Publication> publications = [];
+        List<LongPollWire.EndedSubscription> ended = [];
+        List<ChannelReader<Publication>> readers = [];
+        foreach (var subscriber in _subscribers.Snapshot())
+        {
+            var reader = subscriber.Notifications;
+            while (publications.Count < maxBatch && reader.TryRead(out var publication))
             {
-                var reader = subscriber.Notifications;
-                while (publications.Count < maxBatch && reader.TryRead(out var publication))
-                {
-                    publications.Add(publication);
-                }
-
-                if (subscriber.EndReason is { } reason && !reader.TryPeek(out _))
-                {
-                    // Dropped by the registry, and everything it queued before that is delivered.
-                    _subscribers.Remove(topic);
-                    _ended.Add(new(topic, reason));
-                    continue;
-                }
-
-                readers.Add(reader);
+                publications.Add(publication);
             }
 
-            List<LongPollWire.EndedSubscription> ended = [.. _ended];
-            _ended.Clear();
-            _changed = _changed.Task.IsCompleted ? new(TaskCreationOptions.RunContinuationsAsynchronously) : _changed;
-            return (publications, ended, readers);
+            if (subscriber.EndReason is { } reason && !reader.TryPeek(out _))
+            {
+                // Dropped by the registry, and everything it queued before that is delivered.
+                _subscribers.Forget(subscriber);
+                ended.Add(new(subscriber.Topic, reason));
+                continue;
+            }
+
+            readers.Add(reader);
         }
+
+        return (publications, ended, readers, changed);
     }
 
-    private Task ChangedTask()
+    private void Changed()
     {
-        lock (_subscribers)
+        lock (_signal)
         {
-            return _changed.Task;
+            _changed.TrySetResult();
         }
     }
-
-    private void Changed() => _changed.TrySetResult();
 }

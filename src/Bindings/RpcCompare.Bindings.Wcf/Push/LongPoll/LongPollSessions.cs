@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Wcf.Http;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Wcf.Push.LongPoll;
 
@@ -16,10 +17,12 @@ internal sealed partial class LongPollSessions : IDisposable
     private readonly ConcurrentDictionary<string, LongPollSession> _sessions = new(StringComparer.Ordinal);
     private readonly TimeSpan _timeout;
     private readonly ILogger<LongPollSessions> _logger;
+    private readonly TopicRegistry _registry;
     private readonly Timer _sweep;
 
-    public LongPollSessions(IOptions<WcfHttpBindingOptions> options, ILogger<LongPollSessions> logger)
+    public LongPollSessions(TopicRegistry registry, IOptions<WcfHttpBindingOptions> options, ILogger<LongPollSessions> logger)
     {
+        _registry = registry;
         _timeout = options.Value.LongPollSessionTimeout;
         _logger = logger;
         var period = TimeSpan.FromTicks(Math.Max(_timeout.Ticks / 4, TimeSpan.FromMilliseconds(100).Ticks));
@@ -30,7 +33,7 @@ internal sealed partial class LongPollSessions : IDisposable
 
     public LongPollSession Open()
     {
-        var session = new LongPollSession(Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16)));
+        var session = new LongPollSession(Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16)), _registry);
         _sessions[session.Id] = session;
         return session;
     }
