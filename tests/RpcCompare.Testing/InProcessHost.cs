@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Grpc;
 using RpcCompare.Bindings.Pipes;
 using RpcCompare.Push;
 using RpcCompare.Service;
@@ -32,7 +33,9 @@ public sealed class InProcessHost : IAsyncDisposable
     /// <param name="maxMessageSize">The limit every binding enforces; by default each binding's own default (16 MiB).</param>
     /// <param name="configureServices">More registrations, such as another contract (AddRpcService).</param>
     /// <param name="configurePush">Settings of publish/subscribe (every push binding), after the defaults.</param>
-    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null, Action<PushOptions>? configurePush = null)
+    /// <param name="configureGrpc">Settings of both gRPC bindings, after the defaults.</param>
+    public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null,
+        Action<PushOptions>? configurePush = null, Action<GrpcBindingOptions>? configureGrpc = null)
     {
         var directory = new TemporaryDirectory();
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
@@ -52,9 +55,16 @@ public sealed class InProcessHost : IAsyncDisposable
         builder.Services.AddWcfUdsBinding(configure: o =>
             (o.Path, o.MaxMessageSize) = (directory.PathFor("wcf-uds"), maxMessageSize ?? o.MaxMessageSize));
         builder.Services.AddWcfHttpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
-        builder.Services.AddGrpcTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
+        builder.Services.AddGrpcTcpBinding(configure: o =>
+        {
+            o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
+            configureGrpc?.Invoke(o);
+        });
         builder.Services.AddGrpcUdsBinding(configure: o =>
-            (o.Path, o.MaxMessageSize) = (directory.PathFor("grpc.sock"), maxMessageSize ?? o.MaxMessageSize));
+        {
+            (o.Path, o.MaxMessageSize) = (directory.PathFor("grpc.sock"), maxMessageSize ?? o.MaxMessageSize);
+            configureGrpc?.Invoke(o);
+        });
         var host = builder.Build();
         await host.StartAsync().Bounded();
         return new InProcessHost(directory, host);

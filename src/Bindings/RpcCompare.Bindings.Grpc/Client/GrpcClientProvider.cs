@@ -18,6 +18,7 @@ namespace RpcCompare.Bindings.Grpc.Client;
 public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealthProbe, IPushClientProvider, IDisposable
 {
     private readonly ConcurrentDictionary<string, Lazy<(GrpcChannel Channel, CallInvoker Invoker)>> _channels = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, SharedPushChannel> _sharedPushChannels = new(StringComparer.Ordinal);
 
     protected GrpcClientProvider(GrpcClientOptions? options)
     {
@@ -41,14 +42,26 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
         return HealthCheckResponse.Descriptor.FindFieldByName("status").EnumType.FindValueByNumber((int)reply.Status).Name;
     }
 
-    /// <summary>A push client with a GrpcChannel (so a connection) of its own, unlike the contract proxies, which share one per address.</summary>
-    public IReadOnlyList<string> PushVariants { get; } = ["stream"];
+    /// <summary>
+    /// "stream": a push client with a GrpcChannel (so a connection) of its own, unlike the contract
+    /// proxies, which share one per address; "multiplexed": every push client of the address on
+    /// one shared connection (<see cref="GrpcPushVariants.Multiplexed"/>).
+    /// </summary>
+    public IReadOnlyList<string> PushVariants => GrpcPushVariants.All;
 
     public IPushClient CreatePushClient(string address, string? variant = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(address);
         PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
-        return new GrpcPushClient(CreateChannel(address), Options.MaxMessageSize);
+        if (variant == GrpcPushVariants.Multiplexed)
+        {
+            // One connection, so calls past the server's stream limit queue instead of opening another.
+            var shared = _sharedPushChannels.GetOrAdd(address, a => new SharedPushChannel(() => CreateChannel(a, multipleConnections: false)));
+            return new GrpcPushClient(shared.Acquire(), Options.MaxMessageSize, shared.Release);
+        }
+
+        var channel = CreateChannel(address);
+        return new GrpcPushClient(channel, Options.MaxMessageSize, channel.Dispose);
     }
 
     public void Dispose()
@@ -75,9 +88,9 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
         })).Value.Invoker;
     }
 
-    private GrpcChannel CreateChannel(string address) => GrpcChannel.ForAddress(ChannelAddress(address), new GrpcChannelOptions
+    private GrpcChannel CreateChannel(string address, bool? multipleConnections = null) => GrpcChannel.ForAddress(ChannelAddress(address), new GrpcChannelOptions
     {
-        HttpHandler = CreateHandler(address),
+        HttpHandler = ConfigureConnections(CreateHandler(address), multipleConnections ?? Options.EnableMultipleHttp2Connections),
         DisposeHttpClient = true,
         MaxReceiveMessageSize = Options.MaxMessageSize,
         MaxSendMessageSize = Options.MaxMessageSize,
@@ -86,10 +99,16 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     /// <summary>The HTTP handler under the channel; the UDS binding dials its socket here.</summary>
     protected virtual SocketsHttpHandler CreateHandler(string address) => new()
     {
-        // See GrpcClientOptions.EnableMultipleHttp2Connections: on by default, as grpc-dotnet's
-        // performance guidance advises; a lone client still uses one connection.
-        EnableMultipleHttp2Connections = Options.EnableMultipleHttp2Connections,
         PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
         ConnectTimeout = Options.ConnectTimeout,
     };
+
+    // See GrpcClientOptions.EnableMultipleHttp2Connections: on by default, as grpc-dotnet's
+    // performance guidance advises (a lone client still uses one connection); off for the
+    // multiplexed push channel, whose point is one connection.
+    private static SocketsHttpHandler ConfigureConnections(SocketsHttpHandler handler, bool multipleConnections)
+    {
+        handler.EnableMultipleHttp2Connections = multipleConnections;
+        return handler;
+    }
 }

@@ -8,17 +8,20 @@ using RpcCompare.Contracts.Push;
 
 namespace RpcCompare.Bindings.Grpc.Push;
 
-/// <summary>A push client on a GrpcChannel of its own: its subscriptions are streams on that channel's connection.</summary>
+/// <summary>A push client on a GrpcChannel: its subscriptions are streams on that channel's connection.</summary>
 internal sealed class GrpcPushClient : IPushClient
 {
-    private readonly GrpcChannel _channel;
+    private readonly Action _closeChannel;
     private readonly IPushService _service;
     private readonly int _clientLimit;
     private readonly List<GrpcPushSubscription> _subscriptions = [];
 
-    public GrpcPushClient(GrpcChannel channel, int clientLimit)
+    /// <param name="channel">The channel whose connection carries the subscriptions.</param>
+    /// <param name="clientLimit">The largest message, for the error a refusal maps to.</param>
+    /// <param name="closeChannel">Disposes the channel, or releases this client's share of a shared one.</param>
+    public GrpcPushClient(GrpcChannel channel, int clientLimit, Action closeChannel)
     {
-        _channel = channel;
+        _closeChannel = closeChannel;
         _clientLimit = clientLimit;
         _service = channel.Intercept(new RpcErrorClientInterceptor(clientLimit)).CreateGrpcService<IPushService>();
     }
@@ -61,7 +64,7 @@ internal sealed class GrpcPushClient : IPushClient
     public async ValueTask DisposeAsync()
     {
         // Unsubscribes what is still streaming (so each subscription completes as left, not as
-        // ended by the server), then closes the connection.
+        // ended by the server), then closes the connection (a shared one once its last client goes).
         List<GrpcPushSubscription> open;
         lock (_subscriptions)
         {
@@ -70,6 +73,6 @@ internal sealed class GrpcPushClient : IPushClient
         }
 
         await Task.WhenAll(open.Select(s => s.DisposeAsync().AsTask()));
-        _channel.Dispose();
+        _closeChannel();
     }
 }
