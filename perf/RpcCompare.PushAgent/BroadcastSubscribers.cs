@@ -36,24 +36,38 @@ internal sealed class BroadcastSubscribers : IAsyncDisposable
 
         var missing = command.Count - _clients.Count;
         string? error = null;
-        await Parallel.ForEachAsync(Enumerable.Range(0, missing), new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (index, cancellationToken) =>
+        using var deadline = new CancellationTokenSource(SubscribeDeadline.For(missing));
+        try
         {
-            var client = _factory.CreatePushClient(command.Binding, command.Address, command.Variant);
-            try
+            await Parallel.ForEachAsync(Enumerable.Range(0, missing), new ParallelOptions { MaxDegreeOfParallelism = 32, CancellationToken = deadline.Token }, async (index, cancellationToken) =>
             {
-                var subscription = await client.SubscribeAsync(command.Topic, Receive, cancellationToken);
-                _ = subscription.Completion.ContinueWith(t => _ended.Enqueue(t.Exception?.InnerException?.Message ?? "ended"), TaskContinuationOptions.OnlyOnFaulted);
-                lock (_clients)
+                var client = _factory.CreatePushClient(command.Binding, command.Address, command.Variant);
+                try
                 {
-                    _clients.Add(client);
+                    var subscription = await client.SubscribeAsync(command.Topic, Receive, cancellationToken);
+                    _ = subscription.Completion.ContinueWith(t => _ended.Enqueue(t.Exception?.InnerException?.Message ?? "ended"), TaskContinuationOptions.OnlyOnFaulted);
+                    lock (_clients)
+                    {
+                        _clients.Add(client);
+                    }
                 }
-            }
-            catch (Exception exception)
-            {
-                error ??= $"subscribing failed: {exception.GetType().Name}: {exception.Message}";
-                await client.DisposeAsync();
-            }
-        });
+                catch (Exception exception)
+                {
+                    // Past the deadline the answer counts what is missing instead.
+                    if (!deadline.IsCancellationRequested)
+                    {
+                        error ??= $"subscribing failed: {exception.GetType().Name}: {exception.Message}";
+                    }
+
+                    await client.DisposeAsync();
+                }
+            });
+        }
+        catch (OperationCanceledException) when (deadline.IsCancellationRequested)
+        {
+            error = SubscribeDeadline.Describe(command.Count - _clients.Count, command.Count, missing);
+        }
+
         return new AgentEvent("subscribe", _clients.Count, Error: error ?? EndedSummary());
     }
 

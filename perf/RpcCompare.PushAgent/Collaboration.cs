@@ -29,27 +29,37 @@ internal static class Collaboration
                 }
             }
 
-            await Parallel.ForEachAsync(joins, new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (join, cancellationToken) =>
+            using var joined = new CancellationTokenSource(SubscribeDeadline.For(joins.Count));
+            var confirmed = 0;
+            try
             {
-                var client = factory.CreatePushClient(command.Binding, command.Address, command.Variant);
-                lock (members)
+                await Parallel.ForEachAsync(joins, new ParallelOptions { MaxDegreeOfParallelism = 32, CancellationToken = joined.Token }, async (join, cancellationToken) =>
                 {
-                    members.Add((join.Id, client));
-                }
-
-                await client.SubscribeAsync(join.Topic, n =>
-                {
-                    // A member does not count its own publication.
-                    if (n.Publisher != join.Id)
+                    var client = factory.CreatePushClient(command.Binding, command.Address, command.Variant);
+                    lock (members)
                     {
-                        var latency = Latency.MillisecondsSince(n.SentTimestamp);
-                        lock (latencies)
-                        {
-                            latencies.Add(latency);
-                        }
+                        members.Add((join.Id, client));
                     }
-                }, cancellationToken);
-            });
+
+                    await client.SubscribeAsync(join.Topic, n =>
+                    {
+                        // A member does not count its own publication.
+                        if (n.Publisher != join.Id)
+                        {
+                            var latency = Latency.MillisecondsSince(n.SentTimestamp);
+                            lock (latencies)
+                            {
+                                latencies.Add(latency);
+                            }
+                        }
+                    }, cancellationToken);
+                    Interlocked.Increment(ref confirmed);
+                });
+            }
+            catch (OperationCanceledException) when (joined.IsCancellationRequested)
+            {
+                throw new TimeoutException(SubscribeDeadline.Describe(joins.Count - confirmed, joins.Count, joins.Count));
+            }
 
             var rooms = members.GroupBy(m => m.Id[..m.Id.IndexOf('/', StringComparison.Ordinal)]).ToList();
             var interval = TimeSpan.FromSeconds(command.IntervalSeconds);

@@ -51,7 +51,7 @@ internal sealed class ComparisonRun
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await MeasureAsync(new TrialRunner(factory, settings), workloads, native, cancellationToken);
-            var push = suites.OfType<PushSuite>().Any() ? await MeasurePushAsync(factory, targets) : null;
+            var push = suites.OfType<PushSuite>().FirstOrDefault() is { } pushSuite ? await MeasurePushAsync(factory, TargetsOf(pushSuite, targets, variantTargets)) : null;
             var pooled = Repetition.Pool(repetitions);
             var hostAllocations = await HostAllocationsAsync(pooled.Cells);
 

@@ -261,6 +261,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),
             "grpc-tcp/one-connection", "grpc-uds/one-connection",
+            "grpc-tcp/streams-raised", "grpc-uds/streams-raised",
             "grpc-tcp/one-channel", "grpc-uds/one-channel",
         ];
         Assert.Equal([.. s_bindings, .. variants], _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
@@ -327,9 +328,16 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     [Fact]
     public void ReportJson_Push_HasTheBroadcastSearchAndEveryCollaborationRow_ForEveryPushVariant()
     {
-        string[] variants = ["wcf-nettcp/typed", "wcf-nettcp/pre-serialized", "wcf-uds/typed", "wcf-uds/pre-serialized", "wcf-http/long-poll", "grpc-tcp/stream", "grpc-uds/stream", "pipes/frames"];
+        string[] variants =
+        [
+            "wcf-nettcp/typed", "wcf-nettcp/pre-serialized", "wcf-uds/typed", "wcf-uds/pre-serialized", "wcf-http/long-poll",
+            "grpc-tcp/stream", "grpc-tcp/multiplexed", "grpc-tcp/streams-raised/multiplexed", "grpc-uds/stream", "grpc-uds/multiplexed", "grpc-uds/streams-raised/multiplexed",
+            "pipes/frames",
+        ];
         var push = _run.Root.GetProperty("push");
         Assert.Equal("quick", push.GetProperty("settings").GetProperty("mode").GetString());
+        var confirmations = push.GetProperty("settings").GetProperty("confirmBursts").GetInt32();
+        Assert.True(confirmations > push.GetProperty("settings").GetProperty("bursts").GetInt32(), "quick mode runs the confirmation too");
 
         var broadcast = push.GetProperty("broadcast").EnumerateArray().ToList();
         Assert.Equal(variants, broadcast.Select(b => b.GetProperty("target").GetProperty("label").GetString()));
@@ -347,9 +355,11 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
 
             if (search.GetProperty("maxSubscribers").ValueKind == JsonValueKind.Number)
             {
-                // Every notification of every burst at that M has a latency.
+                // The M reported held its confirmation run, and every notification of that run has a latency.
+                var max = search.GetProperty("maxSubscribers").GetInt32();
+                Assert.Contains(steps, s => s.GetProperty("confirmation").GetBoolean() && s.GetProperty("held").GetBoolean() && s.GetProperty("subscribers").GetInt32() == max);
                 var atMax = search.GetProperty("atMax");
-                Assert.Equal(search.GetProperty("maxSubscribers").GetInt32() * 3, atMax.GetProperty("count").GetInt64());
+                Assert.Equal(max * confirmations, atMax.GetProperty("count").GetInt64());
                 Assert.InRange(atMax.GetProperty("median").GetDouble(), 0, atMax.GetProperty("max").GetDouble());
             }
         }

@@ -24,6 +24,9 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
 {
     public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
+    /// <summary>More streams than a push agent holds subscribers (<c>PushSettings.SubscribersPerAgent</c>).</summary>
+    public const int RaisedStreamsPerConnection = 20_000;
+
     public bool NeedsHost => HostEnvironment.Count > 0;
 
     public string Label(string binding) => $"{binding}/{Suffix}";
@@ -59,6 +62,17 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         {
             var options = new GrpcClientOptions { EnableMultipleHttp2Connections = false, ConnectTimeout = RunnerClients.ConnectTimeout };
             return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
+        });
+
+    /// <summary>Kestrel's concurrent streams per HTTP/2 connection raised from 100, for subscriptions multiplexed on one connection.</summary>
+    public static readonly BindingVariant GrpcStreamsRaised = new(
+        "streams-raised",
+        $"Kestrel Limits.Http2.MaxStreamsPerConnection = {RaisedStreamsPerConnection:#,0} in the host instead of 100 (its default): one HTTP/2 connection " +
+        "may carry that many concurrent calls, such as long-lived subscription streams",
+        new Dictionary<string, string>
+        {
+            [$"{GrpcTcpBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            [$"{GrpcUdsBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(System.Globalization.CultureInfo.InvariantCulture),
         });
 
     private static BindingVariant WcfInstancing(string suffix, string description, string instanceContextMode, string concurrencyMode)

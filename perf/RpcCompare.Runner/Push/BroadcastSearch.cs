@@ -9,7 +9,8 @@ namespace RpcCompare.Runner.Push;
 /// The original broadcast method over one push target: M subscribers (in the agent processes) on
 /// one topic, the runner publishing once per period; a burst completes when all M notifications
 /// arrived before the next publication was due, and M holds when every burst of its run does.
-/// M doubles from the first step until it fails (or reaches the ceiling), then bisects.
+/// M doubles from the first step until it fails (or reaches the ceiling), then bisects; with
+/// <see cref="PushSettings.ConfirmBursts"/> the M found must then hold a longer run to count.
 /// </summary>
 internal sealed class BroadcastSearch
 {
@@ -35,7 +36,7 @@ internal sealed class BroadcastSearch
         {
             for (var m = _settings.FirstSubscribers; ; m = Math.Min(m * 2, _settings.MaxSubscribers))
             {
-                var (step, measured) = await TryAsync(target, publisher, topic, m);
+                var (step, measured) = await TryAsync(target, publisher, topic, m, _settings.Bursts);
                 steps.Add(step);
                 latencies[m] = measured;
                 if (!step.Held)
@@ -54,7 +55,7 @@ internal sealed class BroadcastSearch
             for (var i = 0; i < _settings.BisectSteps && failed is { } high && high - (held ?? 0) > Math.Max(1, high / 20); i++)
             {
                 var m = ((held ?? 0) + high) / 2;
-                var (step, measured) = await TryAsync(target, publisher, topic, m);
+                var (step, measured) = await TryAsync(target, publisher, topic, m, _settings.Bursts);
                 steps.Add(step);
                 latencies[m] = measured;
                 if (step.Held)
@@ -64,6 +65,23 @@ internal sealed class BroadcastSearch
                 else
                 {
                     failed = m;
+                }
+            }
+
+            if (held is { } found && _settings.Confirmations > 0)
+            {
+                held = null;
+                var smaller = steps.Where(s => s.Held && s.Subscribers < found).Select(s => (int?)s.Subscribers).Max();
+                foreach (var m in new[] { found, smaller }.OfType<int>())
+                {
+                    var (step, measured) = await TryAsync(target, publisher, topic, m, _settings.Confirmations, confirmation: true);
+                    steps.Add(step);
+                    if (step.Held)
+                    {
+                        held = m;
+                        latencies[m] = measured;
+                        break;
+                    }
                 }
             }
         }
@@ -78,7 +96,8 @@ internal sealed class BroadcastSearch
             atMax.Completions is { } c ? LatencySummary.Of(c) : null);
     }
 
-    private async Task<(BroadcastStep Step, (List<double>, List<double>) Latencies)> TryAsync(PushTarget target, IPushClient publisher, string topic, int m)
+    private async Task<(BroadcastStep Step, (List<double>, List<double>) Latencies)> TryAsync(PushTarget target, IPushClient publisher, string topic, int m, int bursts,
+        bool confirmation = false)
     {
         _progress($"push · broadcast · {target.Label} · subscribing {m:#,0}");
         var deliveries = new List<double>();
@@ -86,18 +105,18 @@ internal sealed class BroadcastSearch
         var subscribed = await ResizeAsync(target, topic, m);
         if (subscribed.Count < m)
         {
-            return (new BroadcastStep(m, 0, 0, null, null, false, $"only {subscribed.Count:#,0} of {m:#,0} subscribed: {subscribed.Error}"), (deliveries, completions));
+            return (new BroadcastStep(m, 0, 0, null, null, false, $"only {subscribed.Count:#,0} of {m:#,0} subscribed: {subscribed.Error}", confirmation), (deliveries, completions));
         }
 
         var period = TimeSpan.FromSeconds(_settings.PeriodSeconds);
         var deadline = period.TotalMilliseconds;
         var items = Enumerable.Range(0, 20).Select(i => $"broadcast item {i}").ToList();
         string? failure = null;
-        var bursts = 0;
-        for (var burst = 1; burst <= _settings.Bursts && failure is null; burst++)
+        var published = 0;
+        for (var burst = 1; burst <= bursts && failure is null; burst++)
         {
-            _progress($"push · broadcast · {target.Label} · {m:#,0} subscribers · burst {burst}/{_settings.Bursts}");
-            bursts++;
+            _progress($"push · broadcast · {target.Label} · {m:#,0} subscribers · {(confirmation ? "confirming, " : "")}burst {burst}/{bursts}");
+            published++;
             var sent = Stopwatch.GetTimestamp();
             var reply = await publisher.PublishAsync(new Notification { Topic = topic, SentTimestamp = sent, Publisher = "runner", Items = items });
             var wait = period - Stopwatch.GetElapsedTime(sent);
@@ -131,8 +150,8 @@ internal sealed class BroadcastSearch
         }
 
         var sorted = completions.Order().ToList();
-        var step = new BroadcastStep(m, bursts, failure is null ? bursts : bursts - 1,
-            sorted.Count > 0 ? Measurement.Statistics.Median(sorted) : null, sorted.Count > 0 ? sorted[^1] : null, failure is null, failure);
+        var step = new BroadcastStep(m, published, failure is null ? published : published - 1,
+            sorted.Count > 0 ? Measurement.Statistics.Median(sorted) : null, sorted.Count > 0 ? sorted[^1] : null, failure is null, failure, confirmation);
         return (step, (deliveries, completions));
     }
 

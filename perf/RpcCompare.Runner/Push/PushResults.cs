@@ -33,11 +33,13 @@ internal sealed record LatencySummary(long Count, double Mean, double Median, do
 /// <param name="WorstCompletionMilliseconds">The slowest burst's time to its last arrival.</param>
 /// <param name="Held">Every burst completed in time.</param>
 /// <param name="Failure">Why it did not hold.</param>
-internal sealed record BroadcastStep(int Subscribers, int Bursts, int Completed, double? MedianCompletionMilliseconds, double? WorstCompletionMilliseconds, bool Held, string? Failure);
+/// <param name="Confirmation">A confirmation run of an M the search found (<see cref="PushSettings.ConfirmBursts"/>), not a search step.</param>
+internal sealed record BroadcastStep(int Subscribers, int Bursts, int Completed, double? MedianCompletionMilliseconds, double? WorstCompletionMilliseconds, bool Held, string? Failure,
+    bool Confirmation = false);
 
 /// <summary>The broadcast search over one push target.</summary>
 /// <param name="Target">The binding and push variant searched.</param>
-/// <param name="MaxSubscribers">The largest M that held; null when none did.</param>
+/// <param name="MaxSubscribers">The largest M that held (with confirmation: that held its confirmation run); null when none did.</param>
 /// <param name="ReachedCeiling">M held at the search's ceiling: the binding may carry more.</param>
 /// <param name="Steps">Every M tried, in order.</param>
 /// <param name="AtMax">Delivery latencies of every notification of every burst at the largest M that held.</param>

@@ -1,5 +1,7 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Client;
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Suites;
 
@@ -18,14 +20,36 @@ internal sealed class PushSuite : ISuite
 
     public string Description => "Broadcast to thousands of subscribers in separate processes (largest M whose every burst completes in time) and chat-room collaboration latency, per push binding and variant.";
 
+    /// <summary>
+    /// gRPC's multiplexed subscriptions again on a host whose connections carry more than
+    /// Kestrel's 100 streams: on the product's host each agent's one connection stops at 100.
+    /// </summary>
+    public IReadOnlyList<VariantUse> Variants { get; } = [new(BindingVariant.GrpcStreamsRaised, BindingVariant.GrpcBindings)];
+
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets) => [];
 
-    /// <summary>Every push variant of every measured binding that can push, in report order.</summary>
-    public static IReadOnlyList<PushTarget> Targets(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets) =>
-    [
-        .. targets.Where(t => t.Variant is null && t.Binding != BindingNames.InProc && factory.PushBindings.Contains(t.Binding))
-            .SelectMany(t => factory.PushVariants(t.Binding).Select(v => new PushTarget($"{t.Binding}/{v}", t.Binding, v, t.Address))),
-    ];
+    /// <summary>
+    /// Every push variant of every measured binding that can push, in report order, each binding
+    /// followed by its knobs' columns (<see cref="Variants"/>) for the push variants they concern.
+    /// </summary>
+    public static IReadOnlyList<PushTarget> Targets(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets)
+    {
+        var order = BindingNames.All.ToList();
+        return
+        [
+            .. targets.Where(t => t.Binding != BindingNames.InProc && factory.PushBindings.Contains(t.Binding))
+                .OrderBy(t => order.IndexOf(t.Binding)).ThenBy(t => t.Variant is not null)
+                .SelectMany(t => PushVariantsOf(factory, t).Select(v => new PushTarget($"{t.Label}/{v}", t.Binding, v, t.Address))),
+        ];
+    }
+
+    // A knob's column measures only the push variants it changes.
+    private static IEnumerable<string> PushVariantsOf(RpcClientFactory factory, BindingTarget target) => target.Variant switch
+    {
+        null => factory.PushVariants(target.Binding),
+        var v when v == BindingVariant.GrpcStreamsRaised.Suffix => [GrpcPushVariants.Multiplexed],
+        _ => [],
+    };
 
     /// <summary>Measures every target: the broadcast search, then each collaboration row.</summary>
     public static async Task<PushResults> RunAsync(RpcClientFactory factory, IReadOnlyList<PushTarget> targets, PushSettings settings, Action<string?, double> report, Action<string> completed)

@@ -15,7 +15,8 @@ internal static class PushTables
         if (push.Broadcast.Count > 0)
         {
             tables.Add(new ReportTable(PushSuite.SuiteName,
-                $"push: broadcast, the largest M whose {settings.Bursts} consecutive bursts each completed within {Seconds(settings.PeriodSeconds)} (one publication every {Seconds(settings.PeriodSeconds)})",
+                $"push: broadcast, the largest M whose {(settings.Confirmations > 0 ? settings.Confirmations : settings.Bursts)} consecutive bursts each completed within {Seconds(settings.PeriodSeconds)} " +
+                $"(one publication every {Seconds(settings.PeriodSeconds)}{(settings.Confirmations > 0 ? $"; searched with {settings.Bursts} bursts a step" : "")})",
                 ["binding", "max subscribers M", "burst completion at M, median / worst (ms)", "delivery at M, p50 / p99 / last (ms)", "what stopped the search"],
                 [.. push.Broadcast.Select(b => (IReadOnlyList<string>)
                 [
@@ -25,15 +26,17 @@ internal static class PushTables
                     b.AtMax is { } l ? $"{Ms(l.Median)} / {Ms(l.P99)} / {Ms(l.Max)}" : "–",
                     b.ReachedCeiling ? $"the ceiling ({settings.MaxSubscribers:#,0})" : b.Steps.LastOrDefault(s => !s.Held)?.Failure ?? "–",
                 ])],
-                $"Mode {settings.Mode}; the 2009 original: 5,000 subscribers every 10 s on 4 dedicated cores. M doubles from {settings.FirstSubscribers:#,0} until a burst is late, then bisects {settings.BisectSteps} time(s). " +
-                "Subscribers live in separate agent processes, each on its own connection; host, agents and runner share this machine."));
+                $"Mode {settings.Mode}; the 2009 original: 5,000 subscribers every 10 s on 4 dedicated cores. M doubles from {settings.FirstSubscribers:#,0} until a burst is late, then bisects {settings.BisectSteps} time(s)" +
+                (settings.Confirmations > 0 ? $"; the M found then runs {settings.Confirmations} bursts, and if one is late the next smaller M that held is tried once. " : ". ") +
+                "Subscribers live in separate agent processes, each on its own connection, except gRPC's multiplexed variant: all of an agent's subscriptions share one HTTP/2 connection " +
+                "(at most 100 streams on the product's host, Kestrel's default; streams-raised lifts it). Host, agents and runner share this machine."));
             tables.Add(new ReportTable(PushSuite.SuiteName,
                 "push: broadcast steps, M tried and the median time to complete a burst (ms)",
-                ["binding", "steps (M: median completion, ✓ held / ✗ late)"],
+                ["binding", "steps (M: median completion, ✓ held / ✗ late; \"confirm\": the longer run)"],
                 [.. push.Broadcast.Select(b => (IReadOnlyList<string>)
                 [
                     b.Target.Label,
-                    string.Join(", ", b.Steps.Select(s => $"{s.Subscribers:#,0}: {(s.MedianCompletionMilliseconds is { } m ? Ms(m) : "–")} {(s.Held ? "✓" : "✗")}")),
+                    string.Join(", ", b.Steps.Select(s => $"{(s.Confirmation ? "confirm " : "")}{s.Subscribers:#,0}: {(s.MedianCompletionMilliseconds is { } m ? Ms(m) : "–")} {(s.Held ? "✓" : "✗")}")),
                 ])]));
         }
 

@@ -1,0 +1,17 @@
+namespace RpcCompare.PushAgent;
+
+/// <summary>
+/// How long an agent waits for a batch of subscriptions to be confirmed. A subscription that is
+/// neither confirmed nor refused is waiting for something (a gRPC stream past the server's
+/// concurrent-stream limit on a shared connection waits until one is free): the agent reports it
+/// instead of hanging the run.
+/// </summary>
+internal static class SubscribeDeadline
+{
+    /// <summary>30 s, and 10 ms more per subscription: thousands take a while on 2 busy cores.</summary>
+    public static TimeSpan For(int subscriptions) => TimeSpan.FromSeconds(30) + TimeSpan.FromMilliseconds(10.0 * subscriptions);
+
+    public static string Describe(int missing, int wanted, int batch) =>
+        $"{missing:#,0} of {wanted:#,0} subscriptions were not confirmed within {For(batch).TotalSeconds:0} s " +
+        "(neither refused nor failed: still waiting, e.g. for a stream of a connection at its concurrent-stream limit)";
+}
