@@ -1,3 +1,5 @@
+using RpcCompare.Runner.Push;
+
 namespace RpcCompare.Runner.Reporting;
 
 /// <summary>What a report says before its tables, in one place for every reporter that writes it out.</summary>
@@ -8,11 +10,26 @@ internal static class ReportSummary
     {
         var environment = report.Environment;
         var settings = report.Settings;
-        return
+        (string, string)[] machine =
         [
             ("Machine", $"{environment.CpuModel}, {environment.LogicalCpus} logical CPUs; {environment.Os}, kernel {environment.Kernel}"),
             ("Runtime", $"{environment.Dotnet}; runner GC {Gc(environment.RunnerGc)}; host GC {Gc(environment.HostGc)}"),
             ("Pinned to one CPU", settings.PinningDescription),
+        ];
+        if (report.Push is { } push && settings.Suites.All(s => s == PushSuite.SuiteName))
+        {
+            // No call trials ran: the call method, the native floor and the noise marks do not apply.
+            return
+            [
+                .. machine,
+                ("Method", $"the push suite only, {push.Settings.Mode} mode: subscribers in separate agent processes (up to {push.Settings.SubscribersPerAgent:#,0} each), " +
+                    $"the runner publishing; the broadcast search and the collaboration rows as their tables say; host: {settings.HostMode}; {report.DurationSeconds:0} s in all"),
+            ];
+        }
+
+        return
+        [
+            .. machine,
             ("Native floor", environment.NativeFloor),
             ("Host allocations", environment.HostAllocations),
             ("Method", $"{settings.Trials} trials of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; " +
