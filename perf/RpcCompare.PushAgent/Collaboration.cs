@@ -58,7 +58,11 @@ internal static class Collaboration
             }
             catch (OperationCanceledException) when (joined.IsCancellationRequested)
             {
-                throw new TimeoutException(SubscribeDeadline.Describe(joins.Count - confirmed, joins.Count, joins.Count));
+                // The loop reports the deadline even when every member made it just in time.
+                if (Volatile.Read(ref confirmed) < joins.Count)
+                {
+                    throw new TimeoutException(SubscribeDeadline.Describe(joins.Count - confirmed, joins.Count, joins.Count));
+                }
             }
 
             var rooms = members.GroupBy(m => m.Id[..m.Id.IndexOf('/', StringComparison.Ordinal)]).ToList();

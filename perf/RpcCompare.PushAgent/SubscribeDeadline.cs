@@ -11,7 +11,8 @@ internal static class SubscribeDeadline
     /// <summary>30 s, and 10 ms more per subscription: thousands take a while on 2 busy cores.</summary>
     public static TimeSpan For(int subscriptions) => TimeSpan.FromSeconds(30) + TimeSpan.FromMilliseconds(10.0 * subscriptions);
 
-    public static string Describe(int missing, int wanted, int batch) =>
-        $"{missing:#,0} of {wanted:#,0} subscriptions were not confirmed within {For(batch).TotalSeconds:0} s " +
+    /// <summary>What an agent says of the subscriptions still waiting at the deadline, as one agent's share.</summary>
+    public static string Describe(int waiting, int wanted, int batch) =>
+        $"one agent: {waiting:#,0} of its {wanted:#,0} subscriptions not confirmed within {For(batch).TotalSeconds:0} s " +
         "(neither refused nor failed: still waiting, e.g. for a stream of a connection at its concurrent-stream limit)";
 }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Grpc.Client;
 using RpcCompare.Bindings.Grpc.Tcp;
@@ -71,8 +72,8 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         "may carry that many concurrent calls, such as long-lived subscription streams",
         new Dictionary<string, string>
         {
-            [$"{GrpcTcpBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(System.Globalization.CultureInfo.InvariantCulture),
-            [$"{GrpcUdsBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            [$"{GrpcTcpBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(CultureInfo.InvariantCulture),
+            [$"{GrpcUdsBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(CultureInfo.InvariantCulture),
         });
 
     private static BindingVariant WcfInstancing(string suffix, string description, string instanceContextMode, string concurrencyMode)
@@ -90,6 +91,6 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
     /// <summary>The WCF bindings, which the instancing variants apply to.</summary>
     public static readonly IReadOnlySet<string> WcfBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp };
 
-    /// <summary>The gRPC bindings, which the connection variant applies to.</summary>
+    /// <summary>The gRPC bindings, which the connection and stream-limit variants apply to.</summary>
     public static readonly IReadOnlySet<string> GrpcBindings = new HashSet<string> { BindingNames.GrpcTcp, BindingNames.GrpcUds };
 }

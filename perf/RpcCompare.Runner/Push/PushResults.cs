@@ -42,8 +42,8 @@ internal sealed record BroadcastStep(int Subscribers, int Bursts, int Completed,
 /// <param name="MaxSubscribers">The largest M that held (with confirmation: that held its confirmation run); null when none did.</param>
 /// <param name="ReachedCeiling">M held at the search's ceiling: the binding may carry more.</param>
 /// <param name="Steps">Every M tried, in order.</param>
-/// <param name="AtMax">Delivery latencies of every notification of every burst at the largest M that held.</param>
-/// <param name="BurstCompletionAtMax">The times to complete each burst at that M.</param>
+/// <param name="AtMax">Delivery latencies of every notification of every burst of the run that made <paramref name="MaxSubscribers"/> count (its confirmation run, when there is one).</param>
+/// <param name="BurstCompletionAtMax">The times to complete each burst of that run.</param>
 internal sealed record BroadcastResult(PushTarget Target, int? MaxSubscribers, bool ReachedCeiling, IReadOnlyList<BroadcastStep> Steps, LatencySummary? AtMax, LatencySummary? BurstCompletionAtMax);
 
 /// <summary>One collaboration row over one push target.</summary>

@@ -43,8 +43,7 @@ internal sealed record PushSettings(
     /// <summary>
     /// Minutes per binding on 2 cores: 10 bursts a step at 1 s (not the original's 10 s), up to the
     /// issue's goal of 10,000 subscribers, the M found confirmed over the original's 100 consecutive
-    /// bursts; the collaboration goal row (2,000 rooms × 2
-    /// every second) and 100 × 5, both at 1 s rather than the original's 15 s, 30 publications per room.
+    /// bursts; the collaboration goal row (2,000 rooms × 2 every second) and 100 × 5, both at 1 s rather than the original's 15 s, 30 publications per room.
     /// </summary>
     public static PushSettings Default { get; } = new("default", 250, 10_000, 2, 10, 1, [new(100, 5, 1), new(2_000, 2, 1)], 30, ConfirmBursts: 100);
 

@@ -87,6 +87,8 @@ internal sealed class PushSuite : ISuite
     /// <summary>"≥ 10,000", "4,000", or "none held (…)": the broadcast headline in words.</summary>
     public static string BroadcastText(BroadcastResult result) => result switch
     {
+        { MaxSubscribers: null } when result.Steps.Any(s => s.Confirmation) =>
+            $"none held its confirmation run ({result.Steps.Last(s => s.Confirmation).Failure})",
         { MaxSubscribers: null } => $"none held ({(result.Steps.Count > 0 ? result.Steps[0].Failure : "no step ran")})",
         { ReachedCeiling: true } => $"≥ {result.MaxSubscribers:#,0} (the search's ceiling)",
         _ => $"{result.MaxSubscribers:#,0}",

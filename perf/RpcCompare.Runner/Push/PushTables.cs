@@ -17,17 +17,17 @@ internal static class PushTables
             tables.Add(new ReportTable(PushSuite.SuiteName,
                 $"push: broadcast, the largest M whose {(settings.Confirmations > 0 ? settings.Confirmations : settings.Bursts)} consecutive bursts each completed within {Seconds(settings.PeriodSeconds)} " +
                 $"(one publication every {Seconds(settings.PeriodSeconds)}{(settings.Confirmations > 0 ? $"; searched with {settings.Bursts} bursts a step" : "")})",
-                ["binding", "max subscribers M", "burst completion at M, median / worst (ms)", "delivery at M, p50 / p99 / last (ms)", "what stopped the search"],
+                ["binding", "max subscribers M", "burst completion at M, median / worst (ms)", "delivery at M, p50 / p99 / last (ms)", "what limited M"],
                 [.. push.Broadcast.Select(b => (IReadOnlyList<string>)
                 [
                     b.Target.Label,
                     b.MaxSubscribers is null ? "none held" : PushSuite.BroadcastText(b),
                     b.BurstCompletionAtMax is { } c ? $"{Ms(c.Median)} / {Ms(c.Max)}" : "–",
                     b.AtMax is { } l ? $"{Ms(l.Median)} / {Ms(l.P99)} / {Ms(l.Max)}" : "–",
-                    b.ReachedCeiling ? $"the ceiling ({settings.MaxSubscribers:#,0})" : b.Steps.LastOrDefault(s => !s.Held)?.Failure ?? "–",
+                    b.ReachedCeiling ? $"the ceiling ({settings.MaxSubscribers:#,0})" : b.Steps.LastOrDefault(s => !s.Held) is { } late ? $"{(late.Confirmation ? "confirmation at " : "")}{late.Subscribers:#,0}: {late.Failure}" : "–",
                 ])],
                 $"Mode {settings.Mode}; the 2009 original: 5,000 subscribers every 10 s on 4 dedicated cores. M doubles from {settings.FirstSubscribers:#,0} until a burst is late, then bisects {settings.BisectSteps} time(s)" +
-                (settings.Confirmations > 0 ? $"; the M found then runs {settings.Confirmations} bursts, and if one is late the next smaller M that held is tried once. " : ". ") +
+                (settings.Confirmations > 0 ? $"; the M found then runs {settings.Confirmations} bursts, and if that run fails the next smaller M that held is tried once. " : ". ") +
                 "Subscribers live in separate agent processes, each on its own connection, except gRPC's multiplexed variant: all of an agent's subscriptions share one HTTP/2 connection " +
                 "(at most 100 streams on the product's host, Kestrel's default; streams-raised lifts it). Host, agents and runner share this machine."));
             tables.Add(new ReportTable(PushSuite.SuiteName,
@@ -60,6 +60,12 @@ internal static class PushTables
 
     private static string Cell(CollaborationResult result)
     {
+        if (result.Received == 0 && result.Failure is { } failure)
+        {
+            // Nothing was lost in flight: the row could not run (its members never all subscribed).
+            return $"failed: {failure}";
+        }
+
         var text = result.Latency is { } l ? $"{Ms(l.Mean)} / {Ms(l.Median)} / {Ms(l.StandardDeviation)} / {Ms(l.P99)}" : "no receipts";
         return result.Received < result.Expected ? $"{text} ({result.Expected - result.Received:#,0} lost)" : text;
     }

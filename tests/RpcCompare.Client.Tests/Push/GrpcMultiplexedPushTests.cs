@@ -33,6 +33,7 @@ public sealed class GrpcMultiplexedPushTests
                 subscriptions.Add(await client.SubscribeAsync(topic, _ => { }).Bounded());
             }
 
+            var sockets = ProcessSockets.Count();
             var waiting = factory.CreatePushClient(binding, host.Address(binding), GrpcPushVariants.Multiplexed);
             clients.Add(waiting);
             var received = new ReceivedNotifications();
@@ -42,6 +43,7 @@ public sealed class GrpcMultiplexedPushTests
             await Task.Delay(TimeSpan.FromSeconds(1));
             Assert.False(the101st.IsCompleted, "the 101st subscription on one connection was answered while 100 streams were open");
             Assert.Equal(100, host.Topics.Statistics.Subscribers);
+            Assert.Equal(sockets, ProcessSockets.Count());
 
             await subscriptions[0].DisposeAsync();
             await using var subscription = await the101st.Bounded();
@@ -74,7 +76,8 @@ public sealed class GrpcMultiplexedPushTests
             }
 
             Assert.Equal(subscribers, host.Topics.Statistics.Subscribers);
-            // One connection: its client end and the host's end, both in this process.
+            // One connection: its client end and the host's end, both in this process. (That the client
+        // holds to one connection past the server's limit is the test above's.)
             var opened = ProcessSockets.Count() - socketsBefore;
             Assert.True(opened <= 2, $"{subscribers} multiplexed subscriptions opened {opened} sockets");
         }

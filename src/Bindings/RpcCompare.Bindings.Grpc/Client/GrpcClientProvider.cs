@@ -47,7 +47,7 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     /// proxies, which share one per address; "multiplexed": every push client of the address on
     /// one shared connection (<see cref="GrpcPushVariants.Multiplexed"/>).
     /// </summary>
-    public IReadOnlyList<string> PushVariants => GrpcPushVariants.All;
+    public IReadOnlyList<string> PushVariants => GrpcPushVariants.Variants;
 
     public IPushClient CreatePushClient(string address, string? variant = null)
     {

@@ -15,6 +15,7 @@ internal sealed class GrpcPushClient : IPushClient
     private readonly IPushService _service;
     private readonly int _clientLimit;
     private readonly List<GrpcPushSubscription> _subscriptions = [];
+    private int _disposed;
 
     /// <param name="channel">The channel whose connection carries the subscriptions.</param>
     /// <param name="clientLimit">The largest message, for the error a refusal maps to.</param>
@@ -40,12 +41,20 @@ internal sealed class GrpcPushClient : IPushClient
                 throw new PushSubscriptionEndedException($"The server ended the subscription to '{topic}' before confirming it.");
             }
         }
-        catch (RpcException exception)
+        catch (Exception exception) when (exception is RpcException or OperationCanceledException)
         {
             await stream.DisposeAsync();
             stop.Dispose();
             cancellationToken.ThrowIfCancellationRequested();
-            throw GrpcErrors.FromRpcException(exception, _clientLimit);
+            throw exception is RpcException rpc ? GrpcErrors.FromRpcException(rpc, _clientLimit) : exception;
+        }
+
+        // Confirmed just as the caller gave up: the call is already cancelled, so hand back nothing.
+        if (stop.IsCancellationRequested)
+        {
+            await stream.DisposeAsync();
+            stop.Dispose();
+            cancellationToken.ThrowIfCancellationRequested();
         }
 
         var subscription = new GrpcPushSubscription(topic, stream, stop, onNotification);
@@ -63,6 +72,12 @@ internal sealed class GrpcPushClient : IPushClient
 
     public async ValueTask DisposeAsync()
     {
+        // Once: a shared channel counts its clients, and a second release would close it under the others.
+        if (Interlocked.Exchange(ref _disposed, 1) == 1)
+        {
+            return;
+        }
+
         // Unsubscribes what is still streaming (so each subscription completes as left, not as
         // ended by the server), then closes the connection (a shared one once its last client goes).
         List<GrpcPushSubscription> open;

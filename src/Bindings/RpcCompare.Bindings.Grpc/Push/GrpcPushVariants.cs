@@ -13,5 +13,5 @@ public static class GrpcPushVariants
     /// </summary>
     public const string Multiplexed = "multiplexed";
 
-    public static IReadOnlyList<string> All { get; } = [Stream, Multiplexed];
+    public static IReadOnlyList<string> Variants { get; } = [Stream, Multiplexed];
 }
