@@ -3,7 +3,7 @@ namespace RpcCompare.PushAgent;
 /// <summary>What the runner asks of an agent, one per line on its stdin.</summary>
 /// <param name="Command">
 /// "subscribe": hold exactly <see cref="Count"/> subscribers of <see cref="Topic"/> (adding or closing some);
-/// "burst": report what arrived of publication <see cref="Sequence"/> of the topic, and forget it;
+/// "burst": report what arrived of publication <see cref="Sequence"/> of <see cref="Topic"/>, and forget it and anything older;
 /// "collaborate": run <see cref="Rooms"/> rooms of <see cref="Members"/> (topics room-<see cref="FirstRoom"/>…),
 /// every member publishing in turn, each room idle <see cref="IntervalSeconds"/> after each publication, <see cref="Iterations"/> times;
 /// "exit".
@@ -11,7 +11,7 @@ namespace RpcCompare.PushAgent;
 /// <param name="Binding">The binding to subscribe over, with its <paramref name="Address"/> and push <paramref name="Variant"/> (null: its default).</param>
 /// <param name="Address">The binding's address, as the host published it.</param>
 /// <param name="Variant">One of the binding's push variants.</param>
-/// <param name="Topic">"subscribe": the broadcast's topic.</param>
+/// <param name="Topic">"subscribe" and "burst": the broadcast's topic.</param>
 /// <param name="Count">"subscribe": subscribers to hold.</param>
 /// <param name="Sequence">"burst": the publication asked about.</param>
 /// <param name="Rooms">"collaborate": rooms this agent runs.</param>

@@ -14,7 +14,9 @@ internal sealed class BroadcastSubscribers : IAsyncDisposable
 {
     private readonly RpcClientFactory _factory;
     private readonly List<IPushClient> _clients = [];
-    private readonly ConcurrentDictionary<long, Burst> _bursts = new();
+    // Keyed by topic and sequence: every push target's broadcast topic numbers its publications
+    // from 1, and a late arrival of one target's burst must not count in another's.
+    private readonly ConcurrentDictionary<(string Topic, long Sequence), Burst> _bursts = new();
     private readonly ConcurrentQueue<string> _ended = new();
 
     public BroadcastSubscribers(RpcClientFactory factory)
@@ -81,9 +83,17 @@ internal sealed class BroadcastSubscribers : IAsyncDisposable
     }
 
     /// <summary>What arrived of one publication so far; the runner asks once, when the next is due.</summary>
-    public AgentEvent TakeBurst(long sequence)
+    public AgentEvent TakeBurst(string? topic, long sequence)
     {
-        var burst = _bursts.TryRemove(sequence, out var taken) ? taken : new Burst();
+        ArgumentException.ThrowIfNullOrEmpty(topic);
+        var burst = _bursts.TryRemove((topic, sequence), out var taken) ? taken : new Burst();
+
+        // What arrives of this burst or an earlier one from now on is late and never asked for.
+        foreach (var stale in _bursts.Keys.Where(k => k.Topic != topic || k.Sequence <= sequence))
+        {
+            _bursts.TryRemove(stale, out _);
+        }
+
         var latencies = burst.Take();
         return new AgentEvent("burst", latencies.Length, LatenciesMilliseconds: latencies, Error: EndedSummary());
     }
@@ -101,7 +111,7 @@ internal sealed class BroadcastSubscribers : IAsyncDisposable
     private void Receive(Notification notification)
     {
         var latency = Latency.MillisecondsSince(notification.SentTimestamp);
-        _bursts.GetOrAdd(notification.Sequence, static _ => new Burst()).Add(latency);
+        _bursts.GetOrAdd((notification.Topic, notification.Sequence), static _ => new Burst()).Add(latency);
     }
 
     // Subscriptions the server or the connection ended since the last answer: the runner reports them.

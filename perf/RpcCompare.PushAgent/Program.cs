@@ -16,7 +16,7 @@ while (await Console.In.ReadLineAsync() is { } line)
         answer = command.Command switch
         {
             "subscribe" => await broadcast.ResizeAsync(command),
-            "burst" => broadcast.TakeBurst(command.Sequence),
+            "burst" => broadcast.TakeBurst(command.Topic, command.Sequence),
             "collaborate" => await Collaboration.RunAsync(factory, command),
             "exit" => new AgentEvent("exit"),
             _ => new AgentEvent("error", Error: $"Unknown command '{command.Command}'."),

@@ -14,6 +14,9 @@ namespace RpcCompare.Runner.Push;
 /// </summary>
 internal sealed class BroadcastSearch
 {
+    /// <summary>Smaller Ms tried when the M found fails its confirmation run: on a shared VM one late burst in 100 is common near the limit.</summary>
+    private const int ConfirmationFallbacks = 2;
+
     private readonly PushSettings _settings;
     private readonly AgentPool _agents;
     private readonly Action<string> _progress;
@@ -71,8 +74,9 @@ internal sealed class BroadcastSearch
             if (held is { } found && _settings.Confirmations > 0)
             {
                 held = null;
-                var smaller = steps.Where(s => s.Held && s.Subscribers < found).Select(s => (int?)s.Subscribers).Max();
-                foreach (var m in new[] { found, smaller }.OfType<int>())
+                // The M found, then the largest smaller ones that held, one longer run each at most.
+                var smaller = steps.Where(s => s.Held && s.Subscribers < found).Select(s => s.Subscribers).Distinct().OrderDescending();
+                foreach (var m in smaller.Prepend(found).Take(1 + ConfirmationFallbacks))
                 {
                     var (step, measured) = await TryAsync(target, publisher, topic, m, _settings.Confirmations, confirmation: true);
                     steps.Add(step);
@@ -125,7 +129,7 @@ internal sealed class BroadcastSearch
                 await Task.Delay(wait);
             }
 
-            var answers = await _agents.SendAllAsync(_ => new AgentCommand("burst", Sequence: reply.Sequence), TimeSpan.FromSeconds(60));
+            var answers = await _agents.SendAllAsync(_ => new AgentCommand("burst", Topic: topic, Sequence: reply.Sequence), TimeSpan.FromSeconds(60));
             var arrived = answers.SelectMany(a => a.LatenciesMilliseconds ?? []).ToList();
             deliveries.AddRange(arrived);
             var inTime = arrived.Count(l => l <= deadline);

@@ -21,8 +21,8 @@ internal sealed record CollaborationRow(int Rooms, int Members, double IntervalS
 /// <param name="Iterations">Publications per room in each collaboration row (the original: at least 100).</param>
 /// <param name="ConfirmBursts">
 /// When more than <paramref name="Bursts"/>: the M the search found runs again for this many
-/// consecutive bursts (the original's 100), and only then counts; if it fails, the next smaller M
-/// that held in the search is tried once. 0: the search's M stands.
+/// consecutive bursts (the original's 100), and only then counts; if it fails, the next smaller Ms
+/// that held in the search are tried the same way, up to two. 0: the search's M stands.
 /// </param>
 /// <param name="SubscribersPerAgent">Subscribers one agent process holds: each is a connection, and a process may open 20,000 files here.</param>
 internal sealed record PushSettings(

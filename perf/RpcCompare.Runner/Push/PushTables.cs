@@ -27,7 +27,7 @@ internal static class PushTables
                     b.ReachedCeiling ? $"the ceiling ({settings.MaxSubscribers:#,0})" : b.Steps.LastOrDefault(s => !s.Held) is { } late ? $"{(late.Confirmation ? "confirmation at " : "")}{late.Subscribers:#,0}: {late.Failure}" : "–",
                 ])],
                 $"Mode {settings.Mode}; the 2009 original: 5,000 subscribers every 10 s on 4 dedicated cores. M doubles from {settings.FirstSubscribers:#,0} until a burst is late, then bisects {settings.BisectSteps} time(s)" +
-                (settings.Confirmations > 0 ? $"; the M found then runs {settings.Confirmations} bursts, and if that run fails the next smaller M that held is tried once. " : ". ") +
+                (settings.Confirmations > 0 ? $"; the M found then runs {settings.Confirmations} bursts, and if that run fails the next smaller Ms that held are tried, up to two. " : ". ") +
                 "Subscribers live in separate agent processes, each on its own connection, except gRPC's multiplexed variant: all of an agent's subscriptions share one HTTP/2 connection " +
                 "(at most 100 streams on the product's host, Kestrel's default; streams-raised lifts it). Host, agents and runner share this machine."));
             tables.Add(new ReportTable(PushSuite.SuiteName,
