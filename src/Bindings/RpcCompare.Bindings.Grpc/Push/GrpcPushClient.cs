@@ -35,10 +35,18 @@ internal sealed class GrpcPushClient : IPushClient
         try
         {
             // The server's first message (sequence 0) says the subscription is registered.
-            using var waitForConfirmation = cancellationToken.Register(stop.Cancel);
-            if (!await stream.MoveNextAsync() || stream.Current.Sequence != 0)
+            using (cancellationToken.Register(stop.Cancel))
             {
-                throw new PushSubscriptionEndedException($"The server ended the subscription to '{topic}' before confirming it.");
+                if (!await stream.MoveNextAsync() || stream.Current.Sequence != 0)
+                {
+                    throw new PushSubscriptionEndedException($"The server ended the subscription to '{topic}' before confirming it.");
+                }
+            }
+
+            // Confirmed just as the caller gave up: the call is already cancelled, so hand back nothing.
+            if (stop.IsCancellationRequested)
+            {
+                throw new OperationCanceledException(cancellationToken);
             }
         }
         catch (Exception exception) when (exception is RpcException or OperationCanceledException)
@@ -46,15 +54,12 @@ internal sealed class GrpcPushClient : IPushClient
             await stream.DisposeAsync();
             stop.Dispose();
             cancellationToken.ThrowIfCancellationRequested();
-            throw exception is RpcException rpc ? GrpcErrors.FromRpcException(rpc, _clientLimit) : exception;
-        }
+            if (exception is RpcException rpc)
+            {
+                throw GrpcErrors.FromRpcException(rpc, _clientLimit);
+            }
 
-        // Confirmed just as the caller gave up: the call is already cancelled, so hand back nothing.
-        if (stop.IsCancellationRequested)
-        {
-            await stream.DisposeAsync();
-            stop.Dispose();
-            cancellationToken.ThrowIfCancellationRequested();
+            throw;
         }
 
         var subscription = new GrpcPushSubscription(topic, stream, stop, onNotification);
