@@ -26,7 +26,7 @@ internal static class LoadCommand
         };
         var quick = new Option<bool>("--quick", "-q")
         {
-            Description = $"A smoke run: ping and echo-100kB only, {LoadSettings.Quick.Duration.TotalSeconds:0.#}-s scenarios, no warm-up, {LoadSettings.Quick.Users} users, {LoadSettings.Quick.Rate}/s " +
+            Description = $"A smoke run: ping and echo-100kB only, {LoadSettings.Quick.Duration.TotalSeconds:0.#}-s scenarios, no warm-up beyond one call per user, binding and operation, {LoadSettings.Quick.Users} users, {LoadSettings.Quick.Rate}/s " +
                 "(under a minute for every binding); with --find-max, 1-s steps up to 16,000/s; with --chaos, 8 s with the kill at 2 s.",
         };
         var users = new Option<int?>("--users") { Description = $"Virtual users of the closed model (default {LoadSettings.Default.Users})." };

@@ -62,13 +62,15 @@ internal sealed class LoadRun
             // One unmeasured pass over every binding and operation first, as the runner does: the
             // host compiles every binding's code before the first scenario is measured. Without it the
             // first binding's first scenarios ran at half their rate (wcf-nettcp Ping, 8 users:
-            // 6,831 calls/s after 0.5 s of warm-up, 16,451 after 3 s).
+            // 6,831 calls/s after 0.5 s of warm-up, 16,451 after 3 s). It makes one call per user even
+            // with no warm-up: a first gRPC call (client stack compiled in this process, HTTP/2 set up)
+            // outlasted a whole 1-s --quick scenario on a busy CI machine, leaving it with no call at all.
             foreach (var (binding, operation) in from binding in requested from operation in _options.Operations select (binding, operation))
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 _console.MarkupLineInterpolated($"warm-up pass: {binding} · {operation.Name}");
                 await using var pool = new ClientPool(factory, binding, endpoints[binding], operation);
-                await pool.WarmUpAsync(_options.Settings.Users, _options.Settings.WarmUp);
+                await pool.WarmUpAsync(_options.Settings.Users, _options.Settings.WarmUp, atLeastOneCall: true);
             }
 
             var results = _options.Mode == LoadMode.Scenarios ? await ScenarioMatrix.RunAsync(context, cancellationToken) : [];

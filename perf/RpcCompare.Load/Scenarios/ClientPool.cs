@@ -128,21 +128,26 @@ internal sealed class ClientPool : IAsyncDisposable
     /// has passed: connections opened, code paths compiled. A failing call ends its loop; the measured
     /// part, which makes the same calls, reports the failure.
     /// </summary>
-    public async Task WarmUpAsync(int concurrency, TimeSpan duration)
+    /// <param name="concurrency">Closed loops, each on its own client.</param>
+    /// <param name="duration">How long the loops call; zero for no warm-up.</param>
+    /// <param name="atLeastOneCall">Every loop makes one call even when <paramref name="duration"/> is zero or ends first.</param>
+    public async Task WarmUpAsync(int concurrency, TimeSpan duration, bool atLeastOneCall = false)
     {
-        if (duration <= TimeSpan.Zero)
+        if (duration <= TimeSpan.Zero && !atLeastOneCall)
         {
             return;
         }
 
-        var deadline = Stopwatch.GetTimestamp() + (long)(duration.TotalSeconds * Stopwatch.Frequency);
+        var deadline = Stopwatch.GetTimestamp() + (long)(Math.Max(0, duration.TotalSeconds) * Stopwatch.Frequency);
         await Task.WhenAll(Enumerable.Range(0, concurrency).Select(async _ =>
         {
             await Task.Yield();
             try
             {
-                while (Stopwatch.GetTimestamp() < deadline)
+                var first = atLeastOneCall;
+                while (first || Stopwatch.GetTimestamp() < deadline)
                 {
+                    first = false;
                     await CallAsync();
                 }
             }
