@@ -40,43 +40,35 @@ internal sealed class BroadcastSubscribers : IAsyncDisposable
         var missing = command.Count - _clients.Count;
         string? error = null;
         var failed = 0;
-        using var deadline = new CancellationTokenSource(SubscribeDeadline.For(missing));
-        try
+        var deadlinePassed = await SubscribeDeadline.RunAsync(Enumerable.Range(0, missing).ToList(), async (index, cancellationToken) =>
         {
-            await Parallel.ForEachAsync(Enumerable.Range(0, missing), new ParallelOptions { MaxDegreeOfParallelism = 32, CancellationToken = deadline.Token }, async (index, cancellationToken) =>
+            var client = _factory.CreatePushClient(command.Binding, command.Address, command.Variant);
+            try
             {
-                var client = _factory.CreatePushClient(command.Binding, command.Address, command.Variant);
-                try
+                var subscription = await client.SubscribeAsync(command.Topic, Receive, cancellationToken);
+                _ = subscription.Completion.ContinueWith(t => _ended.Enqueue(t.Exception?.InnerException?.Message ?? "ended"), TaskContinuationOptions.OnlyOnFaulted);
+                lock (_clients)
                 {
-                    var subscription = await client.SubscribeAsync(command.Topic, Receive, cancellationToken);
-                    _ = subscription.Completion.ContinueWith(t => _ended.Enqueue(t.Exception?.InnerException?.Message ?? "ended"), TaskContinuationOptions.OnlyOnFaulted);
-                    lock (_clients)
-                    {
-                        _clients.Add(client);
-                    }
+                    _clients.Add(client);
                 }
-                catch (Exception exception)
-                {
-                    // Past the deadline the answer counts what is still waiting instead.
-                    if (!deadline.IsCancellationRequested)
-                    {
-                        Interlocked.Increment(ref failed);
-                        error ??= $"subscribing failed: {exception.GetType().Name}: {exception.Message}";
-                    }
-
-                    await client.DisposeAsync();
-                }
-            });
-        }
-        catch (OperationCanceledException) when (deadline.IsCancellationRequested)
-        {
-            // The loop reports the deadline even when every subscription made it just in time.
-            var waiting = command.Count - _clients.Count - failed;
-            if (waiting > 0)
-            {
-                var late = SubscribeDeadline.Describe(waiting, command.Count, missing);
-                error = error is null ? late : $"{error}; {late}";
             }
+            catch (Exception exception)
+            {
+                // Past the deadline the answer counts what is still waiting instead.
+                if (!cancellationToken.IsCancellationRequested)
+                {
+                    Interlocked.Increment(ref failed);
+                    error ??= $"subscribing failed: {exception.GetType().Name}: {exception.Message}";
+                }
+
+                await client.DisposeAsync();
+            }
+        });
+        var waiting = command.Count - _clients.Count - failed;
+        if (deadlinePassed && waiting > 0)
+        {
+            var late = SubscribeDeadline.Describe(waiting, command.Count, missing);
+            error = error is null ? late : $"{error}; {late}";
         }
 
         return new AgentEvent("subscribe", _clients.Count, Error: error ?? EndedSummary());

@@ -29,40 +29,32 @@ internal static class Collaboration
                 }
             }
 
-            using var joined = new CancellationTokenSource(SubscribeDeadline.For(joins.Count));
             var confirmed = 0;
-            try
+            var deadlinePassed = await SubscribeDeadline.RunAsync(joins, async (join, cancellationToken) =>
             {
-                await Parallel.ForEachAsync(joins, new ParallelOptions { MaxDegreeOfParallelism = 32, CancellationToken = joined.Token }, async (join, cancellationToken) =>
+                var client = factory.CreatePushClient(command.Binding, command.Address, command.Variant);
+                lock (members)
                 {
-                    var client = factory.CreatePushClient(command.Binding, command.Address, command.Variant);
-                    lock (members)
-                    {
-                        members.Add((join.Id, client));
-                    }
-
-                    await client.SubscribeAsync(join.Topic, n =>
-                    {
-                        // A member does not count its own publication.
-                        if (n.Publisher != join.Id)
-                        {
-                            var latency = Latency.MillisecondsSince(n.SentTimestamp);
-                            lock (latencies)
-                            {
-                                latencies.Add(latency);
-                            }
-                        }
-                    }, cancellationToken);
-                    Interlocked.Increment(ref confirmed);
-                });
-            }
-            catch (OperationCanceledException) when (joined.IsCancellationRequested)
-            {
-                // The loop reports the deadline even when every member made it just in time.
-                if (Volatile.Read(ref confirmed) < joins.Count)
-                {
-                    throw new TimeoutException(SubscribeDeadline.Describe(joins.Count - confirmed, joins.Count, joins.Count));
+                    members.Add((join.Id, client));
                 }
+
+                await client.SubscribeAsync(join.Topic, n =>
+                {
+                    // A member does not count its own publication.
+                    if (n.Publisher != join.Id)
+                    {
+                        var latency = Latency.MillisecondsSince(n.SentTimestamp);
+                        lock (latencies)
+                        {
+                            latencies.Add(latency);
+                        }
+                    }
+                }, cancellationToken);
+                Interlocked.Increment(ref confirmed);
+            });
+            if (deadlinePassed && Volatile.Read(ref confirmed) < joins.Count)
+            {
+                throw new TimeoutException(SubscribeDeadline.Describe(joins.Count - confirmed, joins.Count, joins.Count));
             }
 
             var rooms = members.GroupBy(m => m.Id[..m.Id.IndexOf('/', StringComparison.Ordinal)]).ToList();
