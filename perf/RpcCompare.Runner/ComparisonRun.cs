@@ -367,7 +367,7 @@ internal sealed class ComparisonRun
     /// <summary>The push suite: delivery to subscribers in agent processes rather than call rates, so it runs on its own after the call suites.</summary>
     private async Task<PushResults> MeasurePushAsync(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets)
     {
-        var settings = _options.Quick ? PushSettings.Quick : _options.Full ? PushSettings.Full : PushSettings.Default;
+        var settings = PushSettings.For(_options.Quick, _options.Full, _options.MaxSubscribers);
         var pushTargets = PushSuite.Targets(factory, targets);
         PushResults? results = null;
         var progress = new RunProgress(_console, pushTargets.Count * settings.PlannedSecondsPerTarget);

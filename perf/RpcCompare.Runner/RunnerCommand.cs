@@ -36,13 +36,18 @@ internal static class RunnerCommand
         {
             Description = "push suite: the original method in full, 100 bursts per subscriber count and the original collaboration table (15-s intervals, 100 publications per room); an hour or more per binding.",
         };
+        var maxSubscribers = new Option<int?>("--max-subscribers")
+        {
+            Description = "push suite: the broadcast search's ceiling, the largest M it tries (default 10,000; 20,000 with --full). " +
+                "Every subscriber but gRPC's multiplexed ones holds a connection, and the host may open 20,000 files here.",
+        };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
 
         var root = new RootCommand(
             "RpcCompare comparison runner: starts the host as a separate process, measures every binding side by side and " +
             "writes report.md, report.json and report.html under results/<UTC timestamp>/.")
         {
-            suites, bindings, quick, full, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
+            suites, bindings, quick, full, maxSubscribers, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -61,7 +66,8 @@ internal static class RunnerCommand
                 parse.GetValue(output)!.FullName,
                 parse.GetValue(repeat),
                 parse.GetValue(noise),
-                parse.GetValue(full));
+                parse.GetValue(full),
+                parse.GetValue(maxSubscribers));
             if (options.Quick && options.Full)
             {
                 console.MarkupLine("[red]error:[/] --quick and --full ask for opposite things; choose one.");
@@ -69,9 +75,9 @@ internal static class RunnerCommand
             }
 
             if (options.Trials < 1 || options.Clients < 1 || options.Repeat < 1 || options.TrialDuration <= TimeSpan.Zero || options.WarmUp < TimeSpan.Zero
-                || options.NoiseThreshold <= 0)
+                || options.NoiseThreshold <= 0 || options.MaxSubscribers < 1)
             {
-                console.MarkupLine("[red]error:[/] --trials, --clients, --repeat, --trial-seconds and --noise-threshold must be positive, --warmup-seconds not negative.");
+                console.MarkupLine("[red]error:[/] --trials, --clients, --repeat, --trial-seconds, --noise-threshold and --max-subscribers must be positive, --warmup-seconds not negative.");
                 return 2;
             }
 

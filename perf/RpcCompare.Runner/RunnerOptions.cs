@@ -14,7 +14,8 @@ internal sealed record RunnerOptions(
     string OutputRoot,
     int Repeat = 1,
     double NoiseThreshold = RunnerOptions.DefaultNoiseThreshold,
-    bool Full = false)
+    bool Full = false,
+    int? MaxSubscribers = null)
 {
     /// <summary>A cell whose trials span more than this share of their median is marked noisy.</summary>
     public const double DefaultNoiseThreshold = 0.10;

@@ -15,10 +15,12 @@ public sealed class RunnerCommandTests
         Assert.Contains(expected, output, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task NonPositiveTrials_AreRefused()
+    [Theory]
+    [InlineData("--trials")]
+    [InlineData("--max-subscribers")]
+    public async Task NonPositiveCounts_AreRefused(string option)
     {
-        var (exitCode, output) = await RunAsync(["--trials", "0"]);
+        var (exitCode, output) = await RunAsync([option, "0"]);
 
         Assert.Equal(2, exitCode);
         Assert.Contains("must be positive", output, StringComparison.Ordinal);
@@ -42,7 +44,7 @@ public sealed class RunnerCommandTests
         }
 
         var help = writer.ToString();
-        foreach (var text in new[] { "--quick", "--suite", "--bindings", "--host", "--clients", "--pin", "ops, shapes, payload, pingpong, breakeven" })
+        foreach (var text in new[] { "--quick", "--suite", "--bindings", "--host", "--clients", "--pin", "--full", "--max-subscribers", "ops, shapes, payload, pingpong, breakeven" })
         {
             Assert.Contains(text, help, StringComparison.Ordinal);
         }

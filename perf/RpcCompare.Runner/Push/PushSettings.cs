@@ -43,13 +43,23 @@ internal sealed record PushSettings(
     /// <summary>
     /// Minutes per binding on 2 cores: 10 bursts a step at 1 s (not the original's 10 s), up to the
     /// issue's goal of 10,000 subscribers, the M found confirmed over the original's 100 consecutive
-    /// bursts; the collaboration goal row (2,000 rooms × 2 every second) and 100 × 5, both at 1 s rather than the original's 15 s, 30 publications per room.
+    /// bursts; the collaboration goal row (2,000 rooms × 2 every second) and 100 × 5, both at 1 s
+    /// rather than the original's 15 s, with the original's 100 publications per room.
     /// </summary>
-    public static PushSettings Default { get; } = new("default", 250, 10_000, 2, 10, 1, [new(100, 5, 1), new(2_000, 2, 1)], 30, ConfirmBursts: 100);
+    public static PushSettings Default { get; } = new("default", 250, 10_000, 2, 10, 1, [new(100, 5, 1), new(2_000, 2, 1)], 100, ConfirmBursts: 100);
 
     /// <summary>The original method: 100 bursts a step, and the original collaboration table at its intervals, 100 publications per room.</summary>
     public static PushSettings Full { get; } = new("full", 250, 20_000, 3, 100, 1,
         [new(100, 5, 1), new(500, 2, 15), new(500, 3, 15), new(800, 3, 15), new(1_000, 2, 5), new(1_000, 2, 15), new(2_000, 2, 15)], 100);
+
+    /// <summary>The settings a run asks for: its mode, with the broadcast search's ceiling replaced when <paramref name="maxSubscribers"/> is given.</summary>
+    public static PushSettings For(bool quick, bool full, int? maxSubscribers)
+    {
+        var settings = quick ? Quick : full ? Full : Default;
+        return maxSubscribers is { } ceiling
+            ? settings with { MaxSubscribers = ceiling, FirstSubscribers = Math.Min(settings.FirstSubscribers, ceiling) }
+            : settings;
+    }
 
     /// <summary>Bursts of the confirmation run, 0 when the search's own runs are long enough.</summary>
     public int Confirmations => ConfirmBursts > Bursts ? ConfirmBursts : 0;
