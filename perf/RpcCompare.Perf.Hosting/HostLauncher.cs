@@ -151,6 +151,21 @@ public sealed class HostLauncher : IAsyncDisposable
         Endpoints = await waitForEndpoints;
     }
 
+    /// <summary>
+    /// Null while the host runs; once it has exited, its exit code and last output lines, which
+    /// usually say why (a client only sees its connection close).
+    /// </summary>
+    public string? ExitReport(int lastLines = 20)
+    {
+        if (!_process.HasExited)
+        {
+            return null;
+        }
+
+        var lines = Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        return $"RpcCompare.Host (process {_process.Id}) exited with code {_process.ExitCode}; its last output:\n" + string.Join('\n', lines.TakeLast(lastLines));
+    }
+
     public string Output
     {
         get

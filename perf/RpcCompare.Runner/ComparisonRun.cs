@@ -77,6 +77,12 @@ internal sealed class ComparisonRun
         catch (Exception exception) when (exception is MeasurementException or InvalidOperationException or ArgumentException or NotSupportedException or IOException or TimeoutException)
         {
             _console.MarkupLineInterpolated($"[red]error:[/] {exception.Message}");
+            // A host that died explains a failure better than the client whose connection closed.
+            foreach (var report in _cleanup.OfType<HostLauncher>().Select(h => h.ExitReport()).OfType<string>())
+            {
+                _console.WriteLine(report);
+            }
+
             return 1;
         }
         finally

@@ -28,8 +28,10 @@ internal sealed class BroadcastSearch
         _progress = progress;
     }
 
-    public async Task<BroadcastResult> RunAsync(PushTarget target, IPushClient publisher)
+    /// <summary>Searches the largest M for one target; <paramref name="connectPublisher"/> opens the runner's publishing client, again after a publication failed on it.</summary>
+    public async Task<BroadcastResult> RunAsync(PushTarget target, Func<IPushClient> connectPublisher)
     {
+        await using var publisher = new ReconnectingPublisher(connectPublisher);
         var topic = $"broadcast/{target.Label}";
         var steps = new List<BroadcastStep>();
         var latencies = new Dictionary<int, (List<double> Deliveries, List<double> Completions)>();
@@ -100,7 +102,7 @@ internal sealed class BroadcastSearch
             atMax.Completions is { } c ? LatencySummary.Of(c) : null);
     }
 
-    private async Task<(BroadcastStep Step, (List<double>, List<double>) Latencies)> TryAsync(PushTarget target, IPushClient publisher, string topic, int m, int bursts,
+    private async Task<(BroadcastStep Step, (List<double>, List<double>) Latencies)> TryAsync(PushTarget target, ReconnectingPublisher publisher, string topic, int m, int bursts,
         bool confirmation = false)
     {
         _progress($"push · broadcast · {target.Label} · subscribing {m:#,0}");
@@ -122,7 +124,18 @@ internal sealed class BroadcastSearch
             _progress($"push · broadcast · {target.Label} · {m:#,0} subscribers · {(confirmation ? "confirming, " : "")}burst {burst}/{bursts}");
             published++;
             var sent = Stopwatch.GetTimestamp();
-            var reply = await publisher.PublishAsync(new Notification { Topic = topic, SentTimestamp = sent, Publisher = "runner", Items = items });
+            PublishReply reply;
+            try
+            {
+                reply = await publisher.PublishAsync(new Notification { Topic = topic, SentTimestamp = sent, Publisher = "runner", Items = items });
+            }
+            catch (Exception exception) when (exception is not OperationCanceledException)
+            {
+                // Whatever the binding throws (IOException, RpcException, CommunicationException): this step fails, the run goes on.
+                failure = $"burst {burst}: publishing failed: {exception.Message}";
+                break;
+            }
+
             var wait = period - Stopwatch.GetElapsedTime(sent);
             if (wait > TimeSpan.Zero)
             {
@@ -168,5 +181,44 @@ internal sealed class BroadcastSearch
             .ToList();
         var answers = await _agents.SendAsync(commands, TimeSpan.FromSeconds(120 + (m / 50)));
         return (answers.Sum(a => a.Count), answers.FirstOrDefault(a => a.Error is not null)?.Error);
+    }
+
+    /// <summary>
+    /// The runner's publishing client for one target. A failed publication drops the client and
+    /// the next one opens a new connection, so one broken connection fails a step, not the run.
+    /// </summary>
+    private sealed class ReconnectingPublisher(Func<IPushClient> connect) : IAsyncDisposable
+    {
+        private IPushClient? _client;
+
+        public async Task<PublishReply> PublishAsync(Notification notification)
+        {
+            try
+            {
+                _client ??= connect();
+                return await _client.PublishAsync(notification);
+            }
+            catch
+            {
+                await DisposeAsync();
+                throw;
+            }
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            if (_client is { } client)
+            {
+                _client = null;
+                try
+                {
+                    await client.DisposeAsync();
+                }
+                catch (Exception exception) when (exception is not OperationCanceledException)
+                {
+                    // Closing a connection that already broke can throw too; the publication's failure is what gets reported.
+                }
+            }
+        }
     }
 }

@@ -62,13 +62,10 @@ internal sealed class PushSuite : ISuite
         var broadcastShare = settings.PlannedSecondsPerTarget - settings.Rows.Sum(r => (settings.Iterations + 1) * r.IntervalSeconds);
         foreach (var target in targets)
         {
-            await using (var publisher = factory.CreatePushClient(target.Binding, target.Address, target.Variant))
-            {
-                var result = await search.RunAsync(target, publisher);
-                broadcast.Add(result);
-                report(null, broadcastShare);
-                completed($"push · broadcast · {target.Label}: {BroadcastText(result)}");
-            }
+            var searched = await search.RunAsync(target, () => factory.CreatePushClient(target.Binding, target.Address, target.Variant));
+            broadcast.Add(searched);
+            report(null, broadcastShare);
+            completed($"push · broadcast · {target.Label}: {BroadcastText(searched)}");
 
             foreach (var row in settings.Rows)
             {

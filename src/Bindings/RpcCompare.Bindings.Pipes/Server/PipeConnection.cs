@@ -11,7 +11,8 @@ namespace RpcCompare.Bindings.Pipes.Server;
 /// <summary>
 /// Serves one client: read a frame, dispatch, write the reply, in order. Anything the client
 /// sends wrong ends in an error reply or, when the stream cannot be trusted any more, in closing
-/// this connection only.
+/// this connection only. A connection the server has no room for answers its first request with
+/// the refusal and closes.
 /// </summary>
 internal sealed class PipeConnection
 {
@@ -21,10 +22,14 @@ internal sealed class PipeConnection
     private readonly ILogger _logger;
     private readonly long _id;
     private readonly TopicRegistry? _topics;
+    private readonly string? _refusal;
     private PipePushSession? _push;
 
-    public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics)
+    // refusal: set when the server is at its connection limit, why this connection is not served.
+    public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics,
+        string? refusal = null)
     {
+        _refusal = refusal;
         _stream = stream;
         _dispatcher = dispatcher;
         _options = options;
@@ -44,9 +49,15 @@ internal sealed class PipeConnection
         {
             while (true)
             {
+                if (_refusal is not null)
+                {
+                    // A refused client gets the frame timeout for its whole first request, not an open-ended wait.
+                    frameTimeout.CancelAfter(_options.FrameTimeout);
+                }
+
                 // Inline rather than a helper method: an awaiting helper would allocate its state machine per request.
                 var header = request.Header;
-                var read = await _stream.ReadAsync(header, cancellationToken);
+                var read = await _stream.ReadAsync(header, _refusal is null ? cancellationToken : frameTimeout.Token);
                 if (read == 0)
                 {
                     break;
@@ -78,7 +89,9 @@ internal sealed class PipeConnection
                 }
 
                 frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
-                var status = await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply);
+                var status = _refusal is null
+                    ? await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply)
+                    : WriteError(reply, RpcErrorCode.QuotaExceeded, _refusal);
                 if (_push is null)
                 {
                     await _stream.WriteAsync(reply.Complete(status), cancellationToken);
@@ -87,6 +100,11 @@ internal sealed class PipeConnection
                 {
                     // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
                     await _push.WriteAsync(reply.Complete(status), cancellationToken);
+                }
+
+                if (_refusal is not null)
+                {
+                    return;
                 }
 
                 request.Reset();

@@ -9,7 +9,7 @@ namespace RpcCompare.Bindings.Pipes.Server;
 
 /// <summary>
 /// Accepts pipe connections and runs each on its own task, so several clients are served at
-/// once, each on its own connection.
+/// once, each on its own connection, up to <see cref="PipesBindingOptions.MaxConnections"/>.
 /// </summary>
 /// <remarks>
 /// On Unix every NamedPipeServerStream instance for a path shares one listening socket, which is
@@ -19,6 +19,13 @@ namespace RpcCompare.Bindings.Pipes.Server;
 /// </remarks>
 internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposable
 {
+    /// <summary>
+    /// Connections past the limit that are still told why (each holds a file until its first
+    /// request or the frame timeout); beyond these a connection is closed at once, so a flood of
+    /// refusals cannot use up the files the limit protects.
+    /// </summary>
+    private const int RefusalsAnsweredAtOnce = 64;
+
     private readonly PipeDispatcher _dispatcher;
     private readonly PipesBindingOptions _options;
     private readonly ILogger<PipeServer> _logger;
@@ -28,6 +35,8 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private NamedPipeServerStream? _spare;
     private Task _acceptLoop = Task.CompletedTask;
     private long _nextConnectionId;
+    private int _maxConnections;
+    private bool _atLimit;
     private int _disposed;
 
     public PipeServer(PipeDispatcher dispatcher, IOptions<PipesBindingOptions> options, ILogger<PipeServer> logger)
@@ -54,6 +63,12 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
             throw new InvalidOperationException($"Pipes:MaxMessageSize must be positive; got {_options.MaxMessageSize}.");
         }
 
+        if (_options.MaxConnections <= 0)
+        {
+            throw new InvalidOperationException($"Pipes:MaxConnections must be positive; got {_options.MaxConnections}.");
+        }
+
+        _maxConnections = _options.MaxConnections ?? OpenFileLimit.DefaultMaxConnections(OpenFileLimit.ReadSoftLimit());
         StaleSocketFile.RemoveIfStale(path);
         // Creating the first instance binds and listens, so the binding is reachable when StartAsync returns.
         _waiting = CreateInstance(path);
@@ -126,10 +141,27 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         }
     }
 
+    // Runs on the accept loop only, so _atLimit needs no lock.
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
+        var open = _connections.Count;
+        if (open >= _maxConnections && !_atLimit)
+        {
+            PipeServerLog.ConnectionLimitReached(_logger, _maxConnections);
+        }
+
+        _atLimit = open >= _maxConnections;
+        if (open >= _maxConnections + RefusalsAnsweredAtOnce)
+        {
+            stream.Dispose();
+            return;
+        }
+
+        var refusal = _atLimit
+            ? $"The pipes server is serving its limit of {_maxConnections:#,0} connections (Pipes:MaxConnections); this connection is closed. Try again once others have closed."
+            : null;
         var id = Interlocked.Increment(ref _nextConnectionId);
-        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics);
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, refusal);
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;
         // Registered after the add, so the removal cannot run ahead of it.

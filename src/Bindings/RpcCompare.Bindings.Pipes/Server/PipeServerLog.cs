@@ -28,6 +28,9 @@ internal static partial class PipeServerLog
     [LoggerMessage(9, LogLevel.Warning, "Connection {ConnectionId} left a frame unfinished for {Seconds} s; dropped it")]
     public static partial void StalledFrame(ILogger logger, long connectionId, double seconds);
 
+    [LoggerMessage(10, LogLevel.Warning, "The pipes server is serving its limit of {MaxConnections} connections (Pipes:MaxConnections); refusing new ones until some close")]
+    public static partial void ConnectionLimitReached(ILogger logger, int maxConnections);
+
     [LoggerMessage(8, LogLevel.Error, "Accepting a pipe connection failed; retrying")]
     public static partial void AcceptFailed(ILogger logger, Exception exception);
 }

@@ -1,0 +1,44 @@
+using RpcCompare.Bindings.Pipes.Server;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Pipes.Tests;
+
+public sealed class OpenFileLimitTests
+{
+    [Theory]
+    [InlineData("Max open files            20000                20000                files     ", 20_000L)]
+    [InlineData("Max open files            1024                 1048576              files     ", 1_024L)]
+    [InlineData("Max open files            unlimited            unlimited            files     ", null)]
+    public void ReadSoftLimit_TakesTheSoftColumnOfTheOpenFilesRow(string row, long? expected)
+    {
+        using var directory = new TemporaryDirectory();
+        var limits = directory.PathFor("limits");
+        File.WriteAllLines(limits,
+        [
+            "Limit                     Soft Limit           Hard Limit           Units     ",
+            "Max processes             96365                96365                processes ",
+            row,
+            "Max locked memory         8388608              8388608              bytes     ",
+        ]);
+
+        Assert.Equal(expected, OpenFileLimit.ReadSoftLimit(limits));
+    }
+
+    [Fact]
+    public void ReadSoftLimit_WithoutTheFile_IsUnknown()
+    {
+        using var directory = new TemporaryDirectory();
+
+        Assert.Null(OpenFileLimit.ReadSoftLimit(directory.PathFor("absent")));
+    }
+
+    [Theory]
+    [InlineData(20_000L, 18_000)]
+    [InlineData(1_024L, 512)]
+    [InlineData(1_048_576L, 943_719)]
+    [InlineData(null, int.MaxValue)]
+    public void DefaultMaxConnections_LeavesAShareOfTheFilesToTheRestOfTheHost(long? softLimit, int expected)
+    {
+        Assert.Equal(expected, OpenFileLimit.DefaultMaxConnections(softLimit));
+    }
+}
