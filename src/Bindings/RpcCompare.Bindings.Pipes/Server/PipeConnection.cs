@@ -29,13 +29,13 @@ internal sealed class PipeConnection
     public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics,
         string? refusal = null)
     {
-        _refusal = refusal;
         _stream = stream;
         _dispatcher = dispatcher;
         _options = options;
         _logger = logger;
         _id = id;
         _topics = topics;
+        _refusal = refusal;
     }
 
     public async Task RunAsync(CancellationToken cancellationToken)

@@ -36,6 +36,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private Task _acceptLoop = Task.CompletedTask;
     private long _nextConnectionId;
     private int _maxConnections;
+    private string _refusal = "";
     private bool _atLimit;
     private int _disposed;
 
@@ -69,6 +70,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         }
 
         _maxConnections = _options.MaxConnections ?? OpenFileLimit.DefaultMaxConnections(OpenFileLimit.ReadSoftLimit());
+        _refusal = $"The pipes server is serving its limit of {_maxConnections:#,0} connections (Pipes:MaxConnections); this connection is closed. Try again once others have closed.";
         StaleSocketFile.RemoveIfStale(path);
         // Creating the first instance binds and listens, so the binding is reachable when StartAsync returns.
         _waiting = CreateInstance(path);
@@ -145,23 +147,22 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
         var open = _connections.Count;
-        if (open >= _maxConnections && !_atLimit)
+        var atLimit = open >= _maxConnections;
+        if (atLimit && !_atLimit)
         {
+            // Once per stretch at the limit, not once per refused client.
             PipeServerLog.ConnectionLimitReached(_logger, _maxConnections);
         }
 
-        _atLimit = open >= _maxConnections;
+        _atLimit = atLimit;
         if (open >= _maxConnections + RefusalsAnsweredAtOnce)
         {
             stream.Dispose();
             return;
         }
 
-        var refusal = _atLimit
-            ? $"The pipes server is serving its limit of {_maxConnections:#,0} connections (Pipes:MaxConnections); this connection is closed. Try again once others have closed."
-            : null;
         var id = Interlocked.Increment(ref _nextConnectionId);
-        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, refusal);
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, atLimit ? _refusal : null);
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;
         // Registered after the add, so the removal cannot run ahead of it.
