@@ -31,7 +31,7 @@ internal static class LoadCommand
         };
         var users = new Option<int?>("--users") { Description = $"Virtual users of the closed model (default {LoadSettings.Default.Users})." };
         var rate = new Option<int?>("--rate") { Description = $"Calls per second of the open model (default {LoadSettings.Default.Rate})." };
-        var warmUp = new Option<double?>("--warmup-seconds") { Description = $"Unmeasured calls before each scenario (default {LoadSettings.Default.WarmUp.TotalSeconds:0.#} s)." };
+        var warmUp = new Option<double?>("--warmup-seconds") { Description = $"Unmeasured calls before each scenario (default {LoadSettings.Default.WarmUp.TotalSeconds:0.#} s); with 0 each user still connects with one unmeasured call." };
         var ramp = new Option<double?>("--ramp-seconds") { Description = "Load rising linearly from zero before each scenario's steady part (default 0); NBomber counts it in its statistics." };
         var duration = new Option<double?>("--duration-seconds") { Description = $"Measured time per scenario (default {LoadSettings.Default.Duration.TotalSeconds:0.#} s)." };
         var host = new Option<FileInfo?>("--host") { Description = "Load an already-running host (e.g. a container) through the endpoints file it wrote, instead of starting one." };
