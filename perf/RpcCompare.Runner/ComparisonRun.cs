@@ -254,6 +254,13 @@ internal sealed class ComparisonRun
     /// </summary>
     private async Task<(List<Repetition> Repetitions, List<RefusedCell> Refused)> MeasureAsync(TrialRunner runner, List<Workload> workloads, NativeFloor? native, CancellationToken cancellationToken)
     {
+        if (workloads.Count == 0)
+        {
+            // A push-only selection: no calls to measure, so no "0 s planned" progress line and
+            // no empty repetitions for --repeat to compare.
+            return ([new Repetition(1, [], [])], []);
+        }
+
         var settings = runner.Settings;
         var trialSeconds = settings.TrialDuration.TotalSeconds;
         var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * trialSeconds;
