@@ -6,8 +6,9 @@ namespace RpcCompare.Load.Tests.Scenarios;
 
 /// <summary>
 /// The warm-up of a client pool, with an operation that only counts its calls (no binding is
-/// reached): zero warm-up makes no call unless the first pass asks for one call per loop, which
-/// the load command's compile pass does so that a 1-s scenario never starts with a cold client stack.
+/// reached): zero warm-up makes no call unless the caller asks for one call per loop, which the
+/// load command's compile pass and each scenario's pool do, so that a 1-s scenario never starts
+/// with a cold client stack or opens its connections while measured.
 /// </summary>
 public sealed class ClientPoolWarmUpTests : IDisposable
 {
