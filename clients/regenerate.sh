@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every service description and every checked-in generated client from the contracts:
-#   clients/proto/*.proto        protobuf-net.Grpc's SchemaGenerator over the contracts
+#   clients/proto/*.proto        the gRPC binding's ContractSchema (what reflection serves too)
 #   clients/wsdl/*.wsdl          fetched from a wcf-http binding started on a free loopback port
 #   clients/generated/RpcCompare.Generated.Wcf/*.cs   dotnet-svcutil over clients/wsdl
 # The Grpc.Tools client (clients/generated/RpcCompare.Generated.Grpc) is generated at build time

@@ -4,7 +4,7 @@ namespace RpcCompare.Cli;
 internal sealed record OperationArguments(
     string? Path,
     int Count,
-    long Offset,
+    long? Offset,
     int Repeat,
     int Value,
     int Size,

@@ -35,7 +35,7 @@ internal static class RpccCommands
         operation.AcceptOnlyFromAmong([.. CliOperations.All.Select(o => o.Name)]);
         var path = new Option<string?>("--path") { Description = "Path relative to the data root." };
         var count = new Option<int>("--count") { Description = "WriteAt: bytes per write (0 means 100)." };
-        var offset = new Option<long>("--offset") { Description = "WriteAt: offset; negative means the middle.", DefaultValueFactory = _ => -1 };
+        var offset = new Option<long?>("--offset") { Description = "WriteAt: offset from the start of the file; left out (or negative): the middle." };
         var repeat = new Option<int>("--repeat") { Description = "WriteAt: writes in this one call (0 means 1)." };
         var value = new Option<int>("--value") { Description = "TakeInt, Increment: the int argument." };
         var size = new Option<int>("--size") { Description = "Payload operations: payload size in bytes.", DefaultValueFactory = _ => 10 };

@@ -1,12 +1,12 @@
-using ProtoBuf.Grpc.Reflection;
-using ProtoBuf.Meta;
+using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.SchemaExport;
 
 /// <summary>
-/// The .proto files of RpcCompare's contracts, as protobuf-net.Grpc serves them: one file for the
-/// rpccompare.v1 package with every service and message.
+/// The .proto files of RpcCompare's contracts: <see cref="ContractSchema"/>'s files for the
+/// services the product's host serves, the same text its gRPC bindings describe through server
+/// reflection (one proto3 file for the rpccompare.v1 package).
 /// </summary>
 public static class ProtoSchemas
 {
@@ -14,14 +14,6 @@ public static class ProtoSchemas
     public static IReadOnlyList<Type> Services { get; } = [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService), typeof(Contracts.Push.IPushService)];
 
     /// <summary>File name (relative to clients/proto) to content.</summary>
-    public static IReadOnlyDictionary<string, string> Generate()
-    {
-        var generator = new SchemaGenerator { ProtoSyntax = ProtoSyntax.Proto2 };
-        var schema = generator.GetSchema([.. Services]);
-        // One line ending everywhere, so the staleness test does not depend on the platform.
-        return new Dictionary<string, string>(StringComparer.Ordinal)
-        {
-            ["rpccompare.v1.proto"] = schema.ReplaceLineEndings("\n"),
-        };
-    }
+    public static IReadOnlyDictionary<string, string> Generate() =>
+        ContractSchema.Generate(Services).ToDictionary(f => f.Name, f => f.Text, StringComparer.Ordinal);
 }

@@ -1,4 +1,3 @@
-using System.ComponentModel;
 using System.Runtime.Serialization;
 
 namespace RpcCompare.Contracts;
@@ -15,14 +14,18 @@ public sealed class WriteAtRequest
     [DataMember(Order = 2)]
     public int Count { get; set; }
 
-    /// <summary>Offset to write at; negative means the middle of the file. Defaults to -1.</summary>
+    /// <summary>
+    /// Offset to write at. Not given (null) or negative: the middle of the file, the original
+    /// measurement's write. 0 is the start of the file, whichever client sends it.
+    /// </summary>
     /// <remarks>
-    /// [DefaultValue] tells protobuf-net the default is -1, not 0: without it an explicit 0 would
-    /// be left off the wire as "default" and arrive as the constructor's -1.
+    /// Nullable so that "not given" is visible on every wire instead of hiding in a default a
+    /// client cannot express: protobuf-net writes a present value even when it is 0 and the
+    /// schema says <c>optional int64 Offset = 3</c> (proto3 explicit presence), so a client built
+    /// from server reflection sends an explicit 0; SOAP leaves the element out when it is null.
     /// </remarks>
-    [DataMember(Order = 3)]
-    [DefaultValue(-1L)]
-    public long Offset { get; set; } = -1;
+    [DataMember(Order = 3, EmitDefaultValue = false)]
+    public long? Offset { get; set; }
 
     /// <summary>How many times to write in this one call ("write to a file twice" is 2). Defaults (0) to 1.</summary>
     [DataMember(Order = 4)]
@@ -35,9 +38,4 @@ public sealed class WriteAtRequest
     /// </summary>
     [DataMember(Order = 5, EmitDefaultValue = false)]
     public byte[]? Data { get; set; }
-
-    // DataContractSerializer does not run constructors or initializers: a SOAP request that leaves
-    // Offset out must still mean "the middle", as it does on every other binding.
-    [OnDeserializing]
-    private void SetDefaults(StreamingContext context) => Offset = -1;
 }

@@ -102,9 +102,10 @@ public sealed class FileService : IFileService
         return new WriteAtReply { BytesWritten = (long)count * repeat, Offset = offset, FileLength = length };
     }
 
-    private static long ResolveOffset(long requested, int count, long length)
+    private static long ResolveOffset(long? given, int count, long length)
     {
-        if (requested < 0)
+        // Not given or negative: the middle of the file (WriteAtRequest.Offset).
+        if (given is not { } requested || requested < 0)
         {
             return Math.Max(0, (length - count) / 2);
         }

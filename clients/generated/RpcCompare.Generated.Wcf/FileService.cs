@@ -205,7 +205,7 @@ namespace RpcCompare.Generated.Wcf.FileService
         
         private int CountField;
         
-        private long OffsetField;
+        private System.Nullable<long> OffsetField;
         
         private int RepeatField;
         
@@ -237,8 +237,8 @@ namespace RpcCompare.Generated.Wcf.FileService
             }
         }
         
-        [System.Runtime.Serialization.DataMemberAttribute(Order=2)]
-        public long Offset
+        [System.Runtime.Serialization.DataMemberAttribute(EmitDefaultValue=false, Order=2)]
+        public System.Nullable<long> Offset
         {
             get
             {

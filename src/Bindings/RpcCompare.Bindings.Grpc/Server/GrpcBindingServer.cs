@@ -1,19 +1,25 @@
 using System.Reflection;
+using Grpc.Reflection;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
-using ProtoBuf.Grpc.Configuration;
 using ProtoBuf.Grpc.Server;
 using RpcCompare.Bindings.Grpc.Push;
+using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Contracts.Push;
 using RpcCompare.Push;
+using GoogleServiceDescriptor = Google.Protobuf.Reflection.ServiceDescriptor;
 
 namespace RpcCompare.Bindings.Grpc.Server;
 
 /// <summary>
 /// gRPC for .NET on its own Kestrel server, HTTP/2 only, serving every contract the host
-/// registered code-first (protobuf-net.Grpc), plus server reflection and grpc.health.v1.
+/// registered code-first (protobuf-net.Grpc), plus server reflection (grpc.reflection.v1 and
+/// v1alpha) and grpc.health.v1. Reflection describes the <see cref="ContractSchema"/> files, the
+/// same text the project exports as clients/proto, and lists health and itself; health answers
+/// for every service reflection lists, and for nothing else.
 /// </summary>
 internal abstract class GrpcBindingServer : KestrelBindingServer
 {
@@ -21,6 +27,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
     private static readonly MethodInfo s_mapGrpcService = typeof(GrpcEndpointRouteBuilderExtensions).GetMethods()
         .Single(m => m.Name == nameof(GrpcEndpointRouteBuilderExtensions.MapGrpcService) && m.IsGenericMethodDefinition && m.GetParameters().Length == 1);
     private readonly GrpcBindingOptions _options;
+    private IReadOnlyList<GoogleServiceDescriptor>? _served;
 
     protected GrpcBindingServer(IServiceProvider hostServices, GrpcBindingOptions options)
         : base(hostServices)
@@ -28,8 +35,25 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
         _options = options;
     }
 
-    /// <summary>The gRPC service names served, as routed and as reported by reflection and health.</summary>
-    public IReadOnlyList<string> ServiceNames => [.. Services.Select(s => ServiceName(s.Contract))];
+    /// <summary>Every gRPC service served, as routed, listed by reflection and answered for by health.</summary>
+    public IReadOnlyList<string> ServiceNames => [.. ServedServices().Select(s => s.FullName)];
+
+    /// <summary>The contracts served code-first: those the host registered, and push when the host has a topic registry.</summary>
+    private IEnumerable<Type> Contracts =>
+        Services.Select(s => s.Contract).Concat(HostServices.GetService<TopicRegistry>() is null ? [] : [typeof(IPushService)]).Distinct();
+
+    /// <summary>
+    /// The contracts' services from the schema's descriptors, then health and reflection (their
+    /// own generated descriptors). Built once: a contract the schema cannot describe fails the
+    /// host's start, naming it, instead of a client's first call.
+    /// </summary>
+    private IReadOnlyList<GoogleServiceDescriptor> ServedServices() => _served ??=
+    [
+        .. ServedDescriptors.Build(ContractSchema.Generate(Contracts)).SelectMany(f => f.Services),
+        global::Grpc.Health.V1.Health.Descriptor,
+        global::Grpc.Reflection.V1.ServerReflection.Descriptor,
+        global::Grpc.Reflection.V1Alpha.ServerReflection.Descriptor,
+    ];
 
     protected override void ConfigureServices(IServiceCollection services)
     {
@@ -41,7 +65,11 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             options.ResponseCompressionLevel = null;
             options.Interceptors.Add<RpcErrorServerInterceptor>();
         });
-        services.AddCodeFirstGrpcReflection();
+        // The standard reflection services (Grpc.Reflection), given the schema's descriptors:
+        // current tools ask for v1 first, older ones for v1alpha.
+        var served = ServedServices();
+        services.AddSingleton(new ReflectionServiceImpl(served));
+        services.AddSingleton(new ReflectionV1ServiceImpl(served));
         services.AddGrpcHealthChecks(options =>
             {
                 // Checked on each request: cached results are published only after the health
@@ -78,7 +106,8 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             application.MapGrpcService<GrpcPushService>();
         }
 
-        application.MapCodeFirstGrpcReflectionService();
+        application.MapGrpcService<ReflectionServiceImpl>();
+        application.MapGrpcService<ReflectionV1ServiceImpl>();
         application.MapGrpcHealthChecksService();
     }
 
@@ -93,9 +122,4 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     /// <summary>Adds the binding's one listener.</summary>
     protected abstract void Listen(KestrelServerOptions options);
-
-    private static string ServiceName(Type contract) =>
-        BinderConfiguration.Default.Binder.IsServiceContract(contract, out var name) && name is not null
-            ? name
-            : throw new InvalidOperationException($"{contract} is not a service contract protobuf-net.Grpc can serve.");
 }

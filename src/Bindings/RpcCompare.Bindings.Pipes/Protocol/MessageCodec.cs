@@ -66,7 +66,8 @@ internal static class MessageCodec
     {
         buffer.WriteString(value.Path);
         buffer.WriteInt32(value.Count);
-        buffer.WriteInt64(value.Offset);
+        // Not given travels as -1, which the service reads the same way (the middle of the file).
+        buffer.WriteInt64(value.Offset ?? -1);
         buffer.WriteInt32(value.Repeat);
         buffer.WriteBytes(value.Data);
     }

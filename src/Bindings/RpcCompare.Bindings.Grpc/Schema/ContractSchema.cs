@@ -1,0 +1,144 @@
+using System.Text;
+using System.Text.RegularExpressions;
+using ProtoBuf.Grpc.Configuration;
+using ProtoBuf.Grpc.Reflection;
+using ProtoBuf.Meta;
+
+namespace RpcCompare.Bindings.Grpc.Schema;
+
+/// <summary>One .proto file of the gRPC wire: its name (e.g. <c>rpccompare.v1.proto</c>), package and text.</summary>
+public sealed record ProtoFile(string Name, string Package, string Text);
+
+/// <summary>
+/// The one description of what the grpc-* bindings read and write: proto3 files generated from the
+/// served [ServiceContract] interfaces, one per package. The exported clients/proto file, the
+/// descriptors server reflection serves (<see cref="ServedDescriptors"/>) and the messages the host
+/// reads all come from here, so a client built from any of them sends what the host expects.
+/// </summary>
+public static partial class ContractSchema
+{
+    /// <summary>The files describing <paramref name="contracts"/>, in package order.</summary>
+    public static IReadOnlyList<ProtoFile> Generate(IEnumerable<Type> contracts)
+    {
+        ArgumentNullException.ThrowIfNull(contracts);
+        var binder = BinderConfiguration.Default;
+        var byPackage = contracts.Distinct()
+            .Select(contract => (Contract: contract, Package: PackageOf(ServiceName(binder, contract))))
+            .GroupBy(s => s.Package, StringComparer.Ordinal)
+            .OrderBy(g => g.Key, StringComparer.Ordinal);
+        var files = new List<ProtoFile>();
+        foreach (var package in byPackage)
+        {
+            Type[] services = [.. package.Select(s => s.Contract)];
+            var generator = new SchemaGenerator { ProtoSyntax = ProtoSyntax.Proto3, BinderConfiguration = binder };
+            var text = WithExplicitPresence(generator.GetSchema(services), PresenceFields(services));
+            var name = package.Key.Length > 0 ? $"{package.Key}.proto" : $"{services[0].Name}.proto";
+            // One line ending everywhere: the staleness test compares text.
+            files.Add(new ProtoFile(name, package.Key, text.ReplaceLineEndings("\n")));
+        }
+
+        return files;
+    }
+
+    /// <summary>The gRPC service name of a contract (e.g. <c>rpccompare.v1.FileService</c>), as routed.</summary>
+    public static string ServiceName(Type contract) => ServiceName(BinderConfiguration.Default, contract);
+
+    private static string ServiceName(BinderConfiguration binder, Type contract) =>
+        binder.Binder.IsServiceContract(contract, out var name) && name is not null
+            ? name
+            : throw new InvalidOperationException($"{contract} is not a service contract protobuf-net.Grpc can serve.");
+
+    private static string PackageOf(string serviceName)
+    {
+        var dot = serviceName.LastIndexOf('.');
+        return dot < 0 ? "" : serviceName[..dot];
+    }
+
+    /// <summary>
+    /// Message name to the field numbers that have explicit presence on the wire: members of a
+    /// nullable scalar type (<c>long?</c>), which protobuf-net writes whenever they hold a value,
+    /// 0 included, and leaves out when null.
+    /// </summary>
+    private static Dictionary<string, HashSet<int>> PresenceFields(IEnumerable<Type> services)
+    {
+        var model = RuntimeTypeModel.Default;
+        var presence = new Dictionary<string, HashSet<int>>(StringComparer.Ordinal);
+        var seen = new HashSet<Type>();
+        var pending = new Stack<Type>(services.SelectMany(MessageTypes));
+        while (pending.TryPop(out var type))
+        {
+            if (!seen.Add(type) || !model.CanSerializeContractType(type))
+            {
+                continue;
+            }
+
+            var meta = model[type];
+            foreach (var member in meta.GetFields())
+            {
+                if (Nullable.GetUnderlyingType(member.MemberType) is not null)
+                {
+                    presence.TryAdd(meta.GetSchemaTypeName(), []);
+                    presence[meta.GetSchemaTypeName()].Add(member.FieldNumber);
+                }
+
+                pending.Push(member.ItemType ?? member.MemberType);
+            }
+        }
+
+        return presence;
+    }
+
+    /// <summary>The request and reply types an interface's operations carry, unwrapped from Task, ValueTask and streams.</summary>
+    private static IEnumerable<Type> MessageTypes(Type contract) =>
+        contract.GetInterfaces().Append(contract)
+            .SelectMany(i => i.GetMethods())
+            .SelectMany(m => m.GetParameters().Select(p => p.ParameterType).Append(m.ReturnType))
+            .Select(Unwrap);
+
+    private static Type Unwrap(Type type) =>
+        type.IsGenericType && type.GetGenericArguments() is [var argument]
+            && type.GetGenericTypeDefinition() is var definition
+            && (definition == typeof(Task<>) || definition == typeof(ValueTask<>) || definition == typeof(IAsyncEnumerable<>))
+            ? argument
+            : type;
+
+    /// <summary>
+    /// Marks the presence fields <c>optional</c>. protobuf-net (3.2) writes a nullable scalar as a
+    /// plain proto3 field although it tracks presence on the wire; without the mark the schema
+    /// would tell a proto3 client that 0 and "not given" are the same, and such a client leaves a
+    /// 0 off the wire.
+    /// </summary>
+    private static string WithExplicitPresence(string schema, Dictionary<string, HashSet<int>> presence)
+    {
+        var text = new StringBuilder(schema.Length + 64);
+        HashSet<int>? fields = null;
+        foreach (var line in schema.ReplaceLineEndings("\n").Split('\n'))
+        {
+            if (MessageStart().Match(line) is { Success: true } message)
+            {
+                fields = presence.GetValueOrDefault(message.Groups["name"].Value);
+            }
+            else if (line.StartsWith('}'))
+            {
+                fields = null;
+            }
+            else if (fields is not null && ScalarField().Match(line) is { Success: true } field
+                && fields.Contains(int.Parse(field.Groups["number"].Value, System.Globalization.CultureInfo.InvariantCulture)))
+            {
+                text.Append(field.Groups["indent"].Value).Append("optional ").Append(line.AsSpan(field.Groups["indent"].Length)).Append('\n');
+                continue;
+            }
+
+            text.Append(line).Append('\n');
+        }
+
+        return text.ToString(0, text.Length - 1);
+    }
+
+    [GeneratedRegex(@"^message (?<name>\w+) \{$")]
+    private static partial Regex MessageStart();
+
+    // A singular field: no label yet (proto3), a type, a name and a number.
+    [GeneratedRegex(@"^(?<indent>\s+)(?<type>[\w.]+) (?<name>\w+) = (?<number>\d+)(?: \[[^\]]*\])?;$")]
+    private static partial Regex ScalarField();
+}
