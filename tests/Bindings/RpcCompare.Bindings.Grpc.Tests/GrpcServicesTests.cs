@@ -1,53 +1,85 @@
 using Grpc.Health.V1;
 using Grpc.Net.Client;
-using Grpc.Reflection.V1Alpha;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
+using V1 = Grpc.Reflection.V1;
+using V1Alpha = Grpc.Reflection.V1Alpha;
 
 namespace RpcCompare.Bindings.Grpc.Tests;
 
 /// <summary>
-/// What a gRPC client of any language relies on besides the contracts: server reflection lists
-/// every service by its dotted name, and grpc.health.v1 reports each of them SERVING.
+/// What a gRPC client of any language relies on besides the contracts, on both gRPC bindings:
+/// server reflection (v1, which current tools ask for first, and v1alpha) lists exactly the
+/// services served, health and itself; grpc.health.v1 reports every listed service SERVING and
+/// nothing else.
 /// </summary>
 public sealed class GrpcServicesTests : IAsyncLifetime
 {
-    private static readonly string[] s_services = [ServiceNames.FileService, ServiceNames.CallShapeService, ServiceNames.PayloadService];
+    /// <summary>Everything the product's host serves over gRPC (push included: the host has a topic registry), in ordinal order.</summary>
+    private static readonly string[] s_served =
+    [
+        "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
+        ServiceNames.CallShapeService, ServiceNames.FileService, ServiceNames.PayloadService, ServiceNames.PushService,
+    ];
+
     private InProcessHost _host = null!;
-    private GrpcChannel _channel = null!;
 
-    public async Task InitializeAsync()
+    public static TheoryData<string> GrpcBindings() => [BindingNames.GrpcTcp, BindingNames.GrpcUds];
+
+    public async Task InitializeAsync() => _host = await InProcessHost.StartAsync();
+
+    public async Task DisposeAsync() => await _host.DisposeAsync();
+
+    [Theory]
+    [MemberData(nameof(GrpcBindings))]
+    public async Task ReflectionV1_ListsExactlyTheServicesServed(string binding)
     {
-        _host = await InProcessHost.StartAsync();
-        _channel = GrpcChannel.ForAddress(_host.Address(BindingNames.GrpcTcp));
+        using var channel = Channel(binding);
+        var reply = await AskV1Async(channel, new V1.ServerReflectionRequest { ListServices = "" });
+
+        Assert.Equal(s_served, reply.ListServicesResponse.Service.Select(s => s.Name).Order(StringComparer.Ordinal));
     }
 
-    public async Task DisposeAsync()
+    [Theory]
+    [MemberData(nameof(GrpcBindings))]
+    public async Task ReflectionV1Alpha_ListsTheSameServices(string binding)
     {
-        _channel.Dispose();
-        await _host.DisposeAsync();
-    }
-
-    [Fact]
-    public async Task Reflection_ListsEveryService()
-    {
-        var reflection = new ServerReflection.ServerReflectionClient(_channel);
+        using var channel = Channel(binding);
+        var reflection = new V1Alpha.ServerReflection.ServerReflectionClient(channel);
         using var call = reflection.ServerReflectionInfo();
 
-        await call.RequestStream.WriteAsync(new ServerReflectionRequest { ListServices = "" }).Bounded();
+        await call.RequestStream.WriteAsync(new V1Alpha.ServerReflectionRequest { ListServices = "" }).Bounded();
         await call.RequestStream.CompleteAsync().Bounded();
         Assert.True(await call.ResponseStream.MoveNext(CancellationToken.None).Bounded());
-        var listed = call.ResponseStream.Current.ListServicesResponse.Service.Select(s => s.Name).ToList();
 
-        Assert.All(s_services, name => Assert.Contains(name, listed));
+        Assert.Equal(s_served, call.ResponseStream.Current.ListServicesResponse.Service.Select(s => s.Name).Order(StringComparer.Ordinal));
     }
 
     [Fact]
-    public async Task Health_ReportsEveryServiceServing()
+    public async Task ReflectionV1_DescribesTheContractsInOneProto3File_WithWriteAtOffsetOptional()
     {
-        var health = new Health.HealthClient(_channel);
+        using var channel = Channel(BindingNames.GrpcTcp);
+        var reply = await AskV1Async(channel, new V1.ServerReflectionRequest { FileContainingSymbol = ServiceNames.FileService });
 
-        foreach (var name in s_services)
+        var files = reply.FileDescriptorResponse.FileDescriptorProto.Select(Google.Protobuf.Reflection.FileDescriptorProto.Parser.ParseFrom).ToList();
+        var file = Assert.Single(files, f => f.Name == "rpccompare.v1.proto");
+        Assert.Equal(("proto3", "rpccompare.v1"), (file.Syntax, file.Package));
+        Assert.Equal(
+            ["CallShapeService", "FileService", "PayloadService", "PushService"],
+            file.Service.Select(s => s.Name).Order(StringComparer.Ordinal));
+        var offset = file.MessageType.Single(m => m.Name == "WriteAtRequest").Field.Single(f => f.Name == "Offset");
+        Assert.Equal((3, true), (offset.Number, offset.Proto3Optional));
+        Assert.Contains("google/protobuf/empty.proto", file.Dependency);
+    }
+
+    [Theory]
+    [MemberData(nameof(GrpcBindings))]
+    public async Task Health_ReportsEveryListedServiceServing(string binding)
+    {
+        using var channel = Channel(binding);
+        var health = new Health.HealthClient(channel);
+
+        foreach (var name in s_served.Append(""))
         {
             var reply = await health.CheckAsync(new HealthCheckRequest { Service = name }).ResponseAsync.Bounded();
             Assert.Equal((name, HealthCheckResponse.Types.ServingStatus.Serving), (name, reply.Status));
@@ -57,10 +89,37 @@ public sealed class GrpcServicesTests : IAsyncLifetime
     [Fact]
     public async Task Health_ForAnUnknownService_IsNotFound()
     {
-        var health = new Health.HealthClient(_channel);
+        using var channel = Channel(BindingNames.GrpcTcp);
+        var health = new Health.HealthClient(channel);
 
         var error = await Assert.ThrowsAsync<global::Grpc.Core.RpcException>(() => health.CheckAsync(new HealthCheckRequest { Service = "rpccompare.v1.Nothing" }).ResponseAsync).Bounded();
 
         Assert.Equal(global::Grpc.Core.StatusCode.NotFound, error.StatusCode);
+    }
+
+    private GrpcChannel Channel(string binding) => binding == BindingNames.GrpcUds
+        ? GrpcChannel.ForAddress("http://localhost", new GrpcChannelOptions { HttpHandler = UnixSocketHandler(_host.Address(binding)) })
+        : GrpcChannel.ForAddress(_host.Address(binding));
+
+    private static SocketsHttpHandler UnixSocketHandler(string path) => new()
+    {
+        ConnectCallback = async (_, cancellationToken) =>
+        {
+            var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified);
+            await socket.ConnectAsync(new System.Net.Sockets.UnixDomainSocketEndPoint(path), cancellationToken);
+            return new System.Net.Sockets.NetworkStream(socket, ownsSocket: true);
+        },
+    };
+
+    private static async Task<V1.ServerReflectionResponse> AskV1Async(GrpcChannel channel, V1.ServerReflectionRequest request)
+    {
+        var reflection = new V1.ServerReflection.ServerReflectionClient(channel);
+        using var call = reflection.ServerReflectionInfo();
+        await call.RequestStream.WriteAsync(request).Bounded();
+        await call.RequestStream.CompleteAsync().Bounded();
+        Assert.True(await call.ResponseStream.MoveNext(CancellationToken.None).Bounded());
+        var reply = call.ResponseStream.Current;
+        Assert.True(reply.ErrorResponse is null, $"reflection refused {request}: {reply.ErrorResponse}");
+        return reply;
     }
 }
