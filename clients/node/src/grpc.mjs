@@ -13,9 +13,10 @@ export const protoFile = path.join(protoDirectory, 'rpccompare.v1.proto');
 
 // keepCase: the .proto's field names are the contracts' PascalCase names. longs as String: int64
 // values such as LastWriteTimeUtcTicks (~6.4e17) exceed 2^53, which a JS number cannot hold
-// exactly; convert the small ones (sizes, offsets) with Number(). defaults fills the proto2 defaults into replies only (the server
-// leaves default values off the wire); a request field the caller leaves out stays off the wire,
-// and the server applies the .proto's default (WriteAt's Offset = -1: the middle of the file).
+// exactly; convert the small ones (sizes, offsets) with Number(). defaults fills proto3's zero
+// values into replies (the server leaves them off the wire). A request field the caller leaves
+// out stays off the wire: WriteAt's Offset is `optional` (explicit presence), so an Offset of 0
+// is sent and writes at the start, and a missing one means the middle of the file.
 export const loaderOptions = { keepCase: true, longs: String, enums: String, bytes: Buffer, defaults: true, oneofs: true };
 
 /** Where grpc-js connects: "host:port" for grpc-tcp (an http:// base is accepted), "unix:/path" for grpc-uds. */

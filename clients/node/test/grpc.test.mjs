@@ -70,9 +70,9 @@ describe('grpc-tcp services', () => {
         .map(([name]) => name);
       assert.ok(declared.length > 0, 'clients/proto declares no service');
       assert.deepEqual(served.filter((name) => name.startsWith('rpccompare.')).sort(), declared.sort());
-      // protobuf-net.Grpc's reflection describes the code-first services and itself; the standard
-      // health service (Grpc.AspNetCore.HealthChecks, Google.Protobuf-based) answers but is not listed.
-      assert.deepEqual(served.filter((name) => !name.startsWith('rpccompare.')), ['grpc.reflection.v1alpha.ServerReflection']);
+      // Besides the contracts: the standard health service and reflection itself, v1 and v1alpha.
+      assert.deepEqual(served.filter((name) => !name.startsWith('rpccompare.')).sort(),
+        ['grpc.health.v1.Health', 'grpc.reflection.v1.ServerReflection', 'grpc.reflection.v1alpha.ServerReflection']);
     } finally {
       client.close();
     }
@@ -81,7 +81,7 @@ describe('grpc-tcp services', () => {
   test('standard health service reports the server and every service SERVING', async () => {
     const connection = connect(target);
     try {
-      for (const name of ['', 'rpccompare.v1.FileService', 'rpccompare.v1.PayloadService']) {
+      for (const name of ['', 'rpccompare.v1.FileService', 'rpccompare.v1.PayloadService', 'rpccompare.v1.PushService']) {
         assert.equal(await connection.health(name), 'SERVING', `health of '${name}'`);
       }
       await assert.rejects(connection.health('no.such.Service'), (error) => error.code === grpc.status.NOT_FOUND);

@@ -14,10 +14,6 @@ namespace RpcCompare.GeneratedClients.Tests.Node;
 [Collection(SharedHost.Name)]
 public sealed partial class NodeClientTests(HostFixture fixture)
 {
-    private static readonly string NodeDirectory = RepositoryPaths.Combine("clients", "node");
-    private static readonly SemaphoreSlim InstallOnce = new(1, 1);
-    private static bool s_installed;
-
     [Fact]
     public Task GrpcJsClient_MatchesRpccOverTcpAndUds_AndSeesReflectionAndHealth() =>
         // Two parity suites plus the reflection and health checks.
@@ -29,13 +25,13 @@ public sealed partial class NodeClientTests(HostFixture fixture)
 
     private async Task RunNodeTestsAsync(string testFile, int expectedTests)
     {
-        await EnsureInstalledAsync();
+        await NodeModules.EnsureInstalledAsync();
         using var directory = new TemporaryDirectory();
         var parityFile = directory.PathFor("parity.json");
         await File.WriteAllTextAsync(parityFile, (await ParityFileAsync()).ToJsonString());
 
         var (exitCode, output) = await TestProcess.RunAsync(
-            "node", ["--test", "--test-reporter=tap", testFile], TimeSpan.FromMinutes(3), NodeDirectory,
+            "node", ["--test", "--test-reporter=tap", testFile], TimeSpan.FromMinutes(3), NodeModules.Directory,
             new Dictionary<string, string> { ["RPCCOMPARE_PARITY_FILE"] = parityFile });
 
         Assert.True(exitCode == 0, $"node --test {testFile} failed ({exitCode}):\n{output}");
@@ -65,28 +61,6 @@ public sealed partial class NodeClientTests(HostFixture fixture)
             ["calls"] = JsonSerializer.SerializeToNode(ParityCalls.All, ParityCalls.Json),
             ["bindings"] = bindings,
         };
-    }
-
-    /// <summary>`npm ci` once per test run when node_modules is missing or older than package-lock.json.</summary>
-    private static async Task EnsureInstalledAsync()
-    {
-        await InstallOnce.WaitAsync();
-        try
-        {
-            var installed = Path.Combine(NodeDirectory, "node_modules", ".package-lock.json");
-            if (s_installed || (File.Exists(installed) && File.GetLastWriteTimeUtc(installed) >= File.GetLastWriteTimeUtc(Path.Combine(NodeDirectory, "package-lock.json"))))
-            {
-                return;
-            }
-
-            var (exitCode, output) = await TestProcess.RunAsync("npm", ["ci", "--no-audit", "--no-fund"], TimeSpan.FromMinutes(5), NodeDirectory);
-            Assert.True(exitCode == 0, $"npm ci in clients/node failed ({exitCode}):\n{output}");
-            s_installed = true;
-        }
-        finally
-        {
-            InstallOnce.Release();
-        }
     }
 
     private static int Count(string tapOutput, string counter) =>
