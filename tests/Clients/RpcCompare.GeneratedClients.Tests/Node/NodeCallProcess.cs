@@ -5,27 +5,28 @@ using RpcCompare.Testing;
 namespace RpcCompare.GeneratedClients.Tests.Node;
 
 /// <summary>
-/// clients/node/reflect-call.mjs, kept running: a gRPC client built only from the host's server
-/// reflection. <see cref="Offered"/> is what reflection offered it; <see cref="CallAsync"/> sends
-/// one call and returns its answer line ({"reply"} or {"error"}).
+/// One of clients/node's call drivers, kept running: reflect-call.mjs (a gRPC client built only
+/// from the host's server reflection) or soap-call.mjs (SOAP clients built from the WSDL).
+/// <see cref="Offered"/> is its first line (what it found); <see cref="CallAsync"/> sends one call
+/// and returns its answer line ({"reply"} or {"error"}).
 /// </summary>
-internal sealed class ReflectionClientProcess : IAsyncDisposable
+internal sealed class NodeCallProcess : IAsyncDisposable
 {
     private readonly Process _process;
 
-    private ReflectionClientProcess(Process process, JsonObject offered)
+    private NodeCallProcess(Process process, JsonObject offered)
     {
         _process = process;
         Offered = offered;
     }
 
-    /// <summary>{"services": [...], "methods": {service: [{name, requestType, ...}]}}.</summary>
+    /// <summary>reflect-call.mjs: {"services": [...], "methods": {service: [{name, requestType, ...}]}}; soap-call.mjs: {"ready": true}.</summary>
     public JsonObject Offered { get; }
 
-    public static async Task<ReflectionClientProcess> StartAsync(string address)
+    public static async Task<NodeCallProcess> StartAsync(string script, string address)
     {
         await NodeModules.EnsureInstalledAsync();
-        var start = new ProcessStartInfo("node", ["reflect-call.mjs", address])
+        var start = new ProcessStartInfo("node", [script, address])
         {
             WorkingDirectory = NodeModules.Directory,
             RedirectStandardInput = true,
@@ -36,7 +37,7 @@ internal sealed class ReflectionClientProcess : IAsyncDisposable
         var process = Process.Start(start) ?? throw new InvalidOperationException("node did not start");
         try
         {
-            return new ReflectionClientProcess(process, (JsonObject)await ReadLineAsync(process));
+            return new NodeCallProcess(process, (JsonObject)await ReadLineAsync(process));
         }
         catch
         {
@@ -60,10 +61,10 @@ internal sealed class ReflectionClientProcess : IAsyncDisposable
         if (line is null)
         {
             var error = await process.StandardError.ReadToEndAsync().Bounded();
-            throw new InvalidOperationException($"reflect-call.mjs ended without an answer:\n{error}");
+            throw new InvalidOperationException($"{process.StartInfo.ArgumentList[0]} ended without an answer:\n{error}");
         }
 
-        return JsonNode.Parse(line) ?? throw new InvalidOperationException($"reflect-call.mjs printed '{line}'");
+        return JsonNode.Parse(line) ?? throw new InvalidOperationException($"{process.StartInfo.ArgumentList[0]} printed '{line}'");
     }
 
     public async ValueTask DisposeAsync()
