@@ -129,4 +129,145 @@ public sealed class FileServiceTests : IDisposable
             File.Delete(outside);
         }
     }
+
+    [Fact]
+    public async Task WriteAt_GivenData_WritesExactlyThoseBytesAtTheOffset_IgnoringCount()
+    {
+        var data = "hello, file"u8.ToArray();
+        var expected = await SeedFileAsync();
+        data.CopyTo(expected, 10);
+
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Data = data, Count = 3, Offset = 10 });
+
+        Assert.Equal((data.Length, 10L, 4096L), (reply.BytesWritten, reply.Offset, reply.FileLength));
+        Assert.Equal(expected, await SeedFileAsync());
+    }
+
+    [Fact]
+    public async Task WriteAt_AtTheEndOfTheFile_AppendsAndReportsTheNewLength()
+    {
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = 10, Offset = 4096 });
+
+        Assert.Equal((10L, 4096L, 4106L), (reply.BytesWritten, reply.Offset, reply.FileLength));
+        Assert.Equal(4106, (await SeedFileAsync()).Length);
+    }
+
+    [Fact]
+    public async Task WriteAt_OneByteBeyondTheEnd_IsInvalidArgumentAndWritesNothing()
+    {
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => _service.WriteAtAsync(new WriteAtRequest { Count = 10, Offset = 4097 }));
+
+        Assert.Equal(RpcErrorCode.InvalidArgument, error.Code);
+        Assert.Contains("4097", error.Message, StringComparison.Ordinal);
+        Assert.Equal(4096, (await SeedFileAsync()).Length);
+    }
+
+    [Fact]
+    public async Task WriteAt_RepeatedAtTheEnd_GrowsTheFileOnce()
+    {
+        // Each repeat writes at the same place: the end as it was measured before the first write.
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = 10, Offset = 4096, Repeat = 3 });
+
+        Assert.Equal((30L, 4096L, 4106L), (reply.BytesWritten, reply.Offset, reply.FileLength));
+    }
+
+    [Fact]
+    public async Task WriteAt_MoreThanThePatternLength_WritesThePatternOnAndOn()
+    {
+        const int count = 5000;
+
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = count, Offset = 0 });
+
+        Assert.Equal((count, 0L, (long)count), (reply.BytesWritten, reply.Offset, reply.FileLength));
+        var content = await SeedFileAsync();
+        var expected = Enumerable.Range(0, count).Select(i => (byte)('a' + (i % 4096 % 26))).ToArray();
+        Assert.Equal(expected, content[..count]);
+    }
+
+    [Theory]
+    [InlineData(0, 100)]
+    [InlineData(1, 1)]
+    [InlineData(4096, 4096)]
+    public async Task WriteAt_Count_WritesThatManyPatternBytes(int count, int written)
+    {
+        var expected = await SeedFileAsync();
+        for (var i = 0; i < written; i++)
+        {
+            expected[i] = (byte)('a' + (i % 26));
+        }
+
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = count, Offset = 0 });
+
+        Assert.Equal(written, reply.BytesWritten);
+        Assert.Equal(expected, await SeedFileAsync());
+    }
+
+    [Fact]
+    public async Task WriteAt_TheLargestCount_AndManyRepeats_AreAccepted()
+    {
+        // MaxRepeat itself would be 100,000 file opens in one test; 1,000 shows repeats add up.
+        var largest = await _service.WriteAtAsync(new WriteAtRequest { Count = FileService.MaxWriteCount, Offset = 0 });
+        var most = await _service.WriteAtAsync(new WriteAtRequest { Count = 1, Offset = 0, Repeat = 1000 });
+
+        Assert.Equal(FileService.MaxWriteCount, largest.BytesWritten);
+        Assert.Equal(1000, most.BytesWritten);
+    }
+
+    [Fact]
+    public async Task WriteAt_OneRepeatTooMany_IsInvalidArgument()
+    {
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => _service.WriteAtAsync(new WriteAtRequest { Count = 1, Repeat = FileService.MaxRepeat + 1 }));
+
+        Assert.Equal(RpcErrorCode.InvalidArgument, error.Code);
+        Assert.Contains($"{FileService.MaxRepeat + 1}", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData(-1L)]
+    [InlineData(-4096L)]
+    public async Task WriteAt_OffsetNotGivenOrNegative_WritesInTheMiddle(long? offset)
+    {
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = 10, Offset = offset });
+
+        Assert.Equal((4096 - 10) / 2, reply.Offset);
+    }
+
+    [Fact]
+    public async Task WriteAt_CountLargerThanTheFile_InTheMiddle_WritesAtZero()
+    {
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = 5000 });
+
+        Assert.Equal((0L, 5000L), (reply.Offset, reply.FileLength));
+    }
+
+    [Fact]
+    public async Task WriteAt_ADirectory_IsNotFound()
+    {
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => _service.WriteAtAsync(new WriteAtRequest { Path = DataRoot.DefaultDirectoryName }));
+
+        Assert.Equal(RpcErrorCode.NotFound, error.Code);
+    }
+
+    [Fact]
+    public async Task Ping_Answers()
+    {
+        Assert.NotNull(await _service.PingAsync(new PingRequest()));
+    }
+
+    [Fact]
+    public async Task ReadDirectory_NotGivenOrEmpty_ListsTheRoot()
+    {
+        foreach (var path in new[] { null, "" })
+        {
+            var reply = await _service.ReadDirectoryAsync(new ReadDirectoryRequest { Path = path });
+
+            Assert.Equal([DataRoot.DefaultFileName, DataRoot.DefaultDirectoryName], reply.Entries.Select(e => e.Name));
+            var file = reply.Entries[0];
+            Assert.Equal((4096L, false), (file.Size, file.IsDirectory));
+            Assert.Equal(File.GetLastWriteTimeUtc(Path.Combine(_root.FullPath, DataRoot.DefaultFileName)).Ticks, file.LastWriteTimeUtcTicks);
+        }
+    }
+
+    private Task<byte[]> SeedFileAsync() => File.ReadAllBytesAsync(Path.Combine(_root.FullPath, DataRoot.DefaultFileName));
 }
