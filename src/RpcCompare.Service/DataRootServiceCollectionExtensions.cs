@@ -13,6 +13,7 @@ public static class DataRootServiceCollectionExtensions
     /// </summary>
     public static IServiceCollection AddDataRoot(this IServiceCollection services, IConfiguration? configuration = null, Action<DataRootOptions>? configure = null)
     {
+        // Stryker disable once Statement : AddOptions below throws the same ArgumentNullException for the same parameter
         ArgumentNullException.ThrowIfNull(services);
         var options = services.AddOptions<DataRootOptions>();
         if (configuration is not null)

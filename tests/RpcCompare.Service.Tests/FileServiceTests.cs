@@ -270,4 +270,34 @@ public sealed class FileServiceTests : IDisposable
     }
 
     private Task<byte[]> SeedFileAsync() => File.ReadAllBytesAsync(Path.Combine(_root.FullPath, DataRoot.DefaultFileName));
+
+    [Fact]
+    public async Task WriteAt_EmptyData_WritesCountPatternBytes()
+    {
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Data = [], Count = 7, Offset = 0 });
+
+        Assert.Equal(7, reply.BytesWritten);
+        Assert.Equal("abcdefg"u8.ToArray(), (await SeedFileAsync())[..7]);
+    }
+
+    [Fact]
+    public async Task WriteAt_TheMostRepeats_AreAccepted()
+    {
+        var reply = await _service.WriteAtAsync(new WriteAtRequest { Count = 1, Offset = 0, Repeat = FileService.MaxRepeat });
+
+        Assert.Equal(FileService.MaxRepeat, reply.BytesWritten);
+    }
+
+    [Fact]
+    public async Task Refusals_NameWhatWasAskedFor()
+    {
+        async Task<string> MessageOf(Func<Task> call) => (await Assert.ThrowsAsync<RpcServiceException>(call)).Message;
+
+        Assert.Equal($"'{DataRoot.DefaultFileName}' is a file, not a directory.", await MessageOf(() => _service.ReadDirectoryAsync(new ReadDirectoryRequest { Path = DataRoot.DefaultFileName })));
+        Assert.Equal("Directory 'nope' does not exist under the data root.", await MessageOf(() => _service.ReadDirectoryAsync(new ReadDirectoryRequest { Path = "nope" })));
+        Assert.Equal("File 'new.bin' does not exist under the data root.", await MessageOf(() => _service.WriteAtAsync(new WriteAtRequest { Path = "new.bin" })));
+        Assert.Equal($"Count must be between 1 and {FileService.MaxWriteCount}; got -5.", await MessageOf(() => _service.WriteAtAsync(new WriteAtRequest { Count = -5 })));
+        Assert.Equal($"Repeat must be between 1 and {FileService.MaxRepeat}; got -1.", await MessageOf(() => _service.WriteAtAsync(new WriteAtRequest { Repeat = -1 })));
+        Assert.Equal("Offset 4097 is past the end of the file (4096 bytes).", await MessageOf(() => _service.WriteAtAsync(new WriteAtRequest { Count = 1, Offset = 4097 })));
+    }
 }

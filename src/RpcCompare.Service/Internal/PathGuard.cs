@@ -103,6 +103,7 @@ internal sealed class PathGuard
     // Echo enough of the path to recognise it, without control characters or a megabyte of it.
     private static string Printable(string path)
     {
+        // Stryker disable once Linq : only the builder's starting capacity
         var builder = new StringBuilder(Math.Min(path.Length, 64));
         foreach (var c in path.AsSpan(0, Math.Min(path.Length, 60)))
         {

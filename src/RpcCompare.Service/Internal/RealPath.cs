@@ -36,11 +36,14 @@ internal static class RealPath
             throw new IOException($"Too many levels of symbolic links at '{path}'.");
         }
 
-        return Resolve(Path.IsPathRooted(target) ? target : Path.Combine(realDirectory, target), ref links);
+        // An absolute target stands as it is (Path.Combine returns a rooted second argument unchanged);
+        // a relative one is taken from the real directory holding the link.
+        return Resolve(Path.Combine(realDirectory, target), ref links);
     }
 
     private static string Resolve(string absolutePath, ref int links)
     {
+        // Stryker disable once NullCoalescing,String : every path reaching here is absolute, and on Linux its root is "/"
         var real = Path.GetPathRoot(absolutePath) ?? "/";
         foreach (var name in absolutePath[real.Length..].Split(Path.DirectorySeparatorChar, StringSplitOptions.RemoveEmptyEntries))
         {
