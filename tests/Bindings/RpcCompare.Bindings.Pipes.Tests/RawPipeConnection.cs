@@ -41,7 +41,11 @@ internal sealed class RawPipeConnection : IAsyncDisposable
     }
 
     /// <summary>Reads one reply frame; null when the server closed the connection instead.</summary>
-    public async Task<(byte Status, string Message)?> ReadReplyAsync()
+    public async Task<(byte Status, string Message)?> ReadReplyAsync() =>
+        await ReadReplyBytesAsync() is { } reply ? (reply.Status, Encoding.UTF8.GetString(reply.Body)) : null;
+
+    /// <summary>Reads one reply frame as its status and body bytes; null when the server closed the connection instead.</summary>
+    public async Task<(byte Status, byte[] Body)?> ReadReplyBytesAsync()
     {
         var header = new byte[5];
         try
@@ -55,7 +59,7 @@ internal sealed class RawPipeConnection : IAsyncDisposable
 
         var body = new byte[BinaryPrimitives.ReadUInt32LittleEndian(header)];
         await _stream.ReadExactlyAsync(body).AsTask().Bounded();
-        return (header[4], Encoding.UTF8.GetString(body));
+        return (header[4], body);
     }
 
     /// <summary>True once the server has closed its end (a read returns end of stream).</summary>
