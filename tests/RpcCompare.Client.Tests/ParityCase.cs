@@ -1,16 +1,27 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Text.RegularExpressions;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Client.Tests;
 
 /// <summary>One request, run on every binding; its outcome is reduced to a string so outcomes compare exactly.</summary>
-/// <param name="Name">What the case does; a name containing "refused" expects a refusal.</param>
+/// <param name="Name">What the case does.</param>
+/// <param name="Expected">
+/// A pattern the reference outcome must match whole ("ok: " and the reply as JSON, "ok: void", or
+/// "error: Code: message"): all bindings agreeing on a wrong answer must still fail.
+/// </param>
 /// <param name="InvokeAsync">The call.</param>
 /// <param name="MayExceedQuota">
 /// The payload is within the message limit as data but may not be once a framework encodes it
 /// (2.5 million records are 10 MB as data, about 30 MB as protobuf and more as SOAP): a binding
 /// may then refuse it with QuotaExceeded instead of matching the reference.
 /// </param>
-public sealed record ParityCase(string Name, Func<IFileService, ICallShapeService, IPayloadService, Task<object?>> InvokeAsync, bool MayExceedQuota = false)
+public sealed record ParityCase(string Name, [StringSyntax(StringSyntaxAttribute.Regex)] string Expected, Func<IFileService, ICallShapeService, IPayloadService, Task<object?>> InvokeAsync, bool MayExceedQuota = false)
 {
+    /// <summary>An outcome given literally rather than as a pattern.</summary>
+    public static string Exactly(string outcome) => Regex.Escape(outcome);
+
+    public bool IsExpected(string outcome) => Regex.IsMatch(outcome, $"^(?:{Expected})$", RegexOptions.Singleline, TimeSpan.FromSeconds(5));
+
     public override string ToString() => Name;
 }

@@ -28,13 +28,21 @@ public sealed class HostProcessTests
             Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(socketDirectory));
         }
 
-        string[][] calls =
+        // Each call with what its answer must contain (output, or the error for a refusal), so
+        // bindings agreeing on a wrong answer still fail.
+        (string[] Call, int ExitCode, string Expected)[] calls =
         [
-            ["Ping"], ["ReadDirectory", "--path", "files"], ["WriteAt", "--repeat", "2"], ["Increment", "--value", "41"],
-            ["TakePoint", "--x", "1"], ["EchoBytes", "--size", "100000"], ["SendRecords", "--size", "1000"], ["SendString", "--text", "héllo"],
-            ["ReadDirectory", "--path", "../etc"],
+            (["Ping"], RpccCommands.Ok, "{}"),
+            (["ReadDirectory", "--path", "files"], RpccCommands.Ok, "\"Name\": \"entry-00000.txt\""),
+            (["WriteAt", "--repeat", "2"], RpccCommands.Ok, "\"BytesWritten\": 200"),
+            (["Increment", "--value", "41"], RpccCommands.Ok, "\"Value\": 42"),
+            (["TakePoint", "--x", "1"], RpccCommands.Ok, "{}"),
+            (["EchoBytes", "--size", "100000"], RpccCommands.Ok, "100000"),
+            (["SendRecords", "--size", "1000"], RpccCommands.Ok, "\"Length\": 250"), // 1,000 bytes of 4-byte records
+            (["SendString", "--text", "héllo"], RpccCommands.Ok, "\"Length\": 5"),
+            (["ReadDirectory", "--path", "../etc"], RpccCommands.CallFailed, "error: PathRefused: Path '../etc' refused: '..' segments are not accepted."),
         ];
-        foreach (var call in calls)
+        foreach (var (call, exitCode, expected) in calls)
         {
             var answers = new List<(int ExitCode, string Output, string Error)>();
             foreach (var binding in endpoints.Keys)
@@ -42,6 +50,8 @@ public sealed class HostProcessTests
                 answers.Add(await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, .. call]));
             }
 
+            Assert.Equal(exitCode, answers[0].ExitCode);
+            Assert.Contains(expected, exitCode == RpccCommands.Ok ? answers[0].Output : answers[0].Error, StringComparison.Ordinal);
             Assert.All(answers, answer => Assert.Equal(answers[0], answer));
         }
 

@@ -11,6 +11,7 @@ public sealed class SteadyClient
     private const int MaxCalls = 100_000;
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<(int Succeeded, Exception? Failure)> _loop;
+    private int _served;
 
     private SteadyClient(Func<ICallShapeService> connect)
     {
@@ -19,6 +20,25 @@ public sealed class SteadyClient
 
     /// <summary>Starts calling over a client from <paramref name="connect"/>, disposed at the end if it is disposable.</summary>
     public static SteadyClient Start(Func<ICallShapeService> connect) => new(connect);
+
+    /// <summary>
+    /// Completes once <paramref name="calls"/> more calls have succeeded from now: the server went
+    /// on serving others for that long (whatever a test holds open meanwhile).
+    /// </summary>
+    public async Task ServedMoreAsync(int calls)
+    {
+        var target = Volatile.Read(ref _served) + calls;
+        using var timeout = new CancellationTokenSource(TestTimeout.Default);
+        while (Volatile.Read(ref _served) < target)
+        {
+            if (_loop.IsCompleted)
+            {
+                throw new InvalidOperationException($"The well-behaved client stopped after {Volatile.Read(ref _served)} calls, before {calls} more were served.", (await _loop).Failure);
+            }
+
+            await Task.Delay(5, timeout.Token);
+        }
+    }
 
     /// <summary>Stops the loop (after 5 more calls) and returns how many calls succeeded; throws the first failure.</summary>
     public async Task<int> StopAsync()
@@ -57,6 +77,7 @@ public sealed class SteadyClient
                 }
 
                 succeeded++;
+                Volatile.Write(ref _served, succeeded);
             }
 
             return (succeeded, null);

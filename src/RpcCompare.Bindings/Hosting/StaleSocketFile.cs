@@ -24,7 +24,13 @@ public static class StaleSocketFile
         }
         catch (SocketException exception) when (exception.SocketErrorCode is SocketError.ConnectionRefused or SocketError.AddressNotAvailable)
         {
-            // Nobody listens: left behind by a server that did not shut down.
+            // Nobody listens. Connecting to a regular file is refused the same way, so make sure
+            // it is a socket (left behind by a server that did not shut down) before deleting it.
+            if (!IsSocketFile(path))
+            {
+                throw new InvalidOperationException($"'{path}' exists and is not a socket; remove it or give this binding another path.");
+            }
+
             File.Delete(path);
             return;
         }
@@ -34,5 +40,25 @@ public static class StaleSocketFile
         }
 
         throw new InvalidOperationException($"'{path}' is the socket of a server that is still running; stop it or give this binding another path.");
+    }
+
+    // .NET has no file-type query on Unix; a socket is the one kind of file open(2) refuses with
+    // ENXIO, which .NET reports as an IOException. A file that opens, or that this process may not
+    // read, is not one to delete.
+    private static bool IsSocketFile(string path)
+    {
+        try
+        {
+            using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
+            return false;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return false;
+        }
+        catch (IOException)
+        {
+            return true;
+        }
     }
 }

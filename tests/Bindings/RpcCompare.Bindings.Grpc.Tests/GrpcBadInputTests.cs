@@ -40,7 +40,7 @@ public sealed class GrpcBadInputTests : IAsyncLifetime
         await using (var raw = await RawSocket.ConnectAsync(_host.Address(binding)))
         {
             await raw.SendAsync("PRI * HTTP/2.0\r\n"u8.ToArray());
-            await Task.Delay(200);
+            await steady.ServedMoreAsync(5);
             raw.Abort();
         }
 

@@ -26,7 +26,9 @@ public sealed class PipeFramingTests : IAsyncLifetime
         var frame = IncrementFrame(41);
 
         await raw.SendAsync(frame[..2]);
-        await Task.Yield();
+        // Shapes the input, not a wait for a result: the server reads the two bytes on their own
+        // (with Task.Yield both writes usually arrived together and the split was never exercised).
+        await Task.Delay(100);
         await raw.SendAsync(frame[2..]);
 
         var reply = await raw.ReadReplyBytesAsync();

@@ -42,7 +42,7 @@ public sealed class WcfBadInputTests : IAsyncLifetime
 
         // Version 1.0, duplex mode, then a via record that promises 64 bytes and sends none.
         await raw.SendAsync([0x00, 0x01, 0x00, 0x01, 0x02, 0x02, 0x40]);
-        await Task.Delay(500);
+        await steady.ServedMoreAsync(20);
 
         Assert.True(await steady.StopAsync() > 0);
     }
@@ -56,7 +56,8 @@ public sealed class WcfBadInputTests : IAsyncLifetime
         {
             var via = Encoding.UTF8.GetBytes(ViaOf(binding));
             await raw.SendAsync([0x00, 0x01, 0x00, 0x01, 0x02, 0x02, (byte)via.Length, .. via, 0x03, 0x08, 0x0C]);
-            await Task.Delay(200);
+            // The preamble is read and answered on its own, while others are served.
+            await steady.ServedMoreAsync(5);
             // A sized envelope that promises 1,000 bytes and carries 10, then a crash.
             await raw.SendAsync([0x06, 0xE8, 0x07, .. new byte[10]]);
             raw.Abort();

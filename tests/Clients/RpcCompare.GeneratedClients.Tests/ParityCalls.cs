@@ -9,7 +9,15 @@ namespace RpcCompare.GeneratedClients.Tests;
 /// A call every generated client makes. The list is also handed to the Node.js tests as JSON
 /// (with the outcome rpcc's client got), so both languages run the same cases.
 /// </summary>
-public sealed record ParityCall(string Name, string Operation, string? Path = null, long? Offset = null, int Repeat = 0, int Size = 0);
+public sealed record ParityCall(string Name, string Operation, string? Path = null, long? Offset = null, int Repeat = 0, int Size = 0)
+{
+    /// <summary>
+    /// What the reference outcome (rpcc's client) must contain, as compact JSON: the reference is
+    /// checked before the generated clients are compared with it.
+    /// </summary>
+    [JsonIgnore]
+    public string Expected { get; init; } = "";
+}
 
 public static class ParityCalls
 {
@@ -18,18 +26,34 @@ public static class ParityCalls
     /// <summary>Ping, ReadDirectory, WriteAt once and twice (and at an explicit 0), a 100 kB echo, and refused paths.</summary>
     public static IReadOnlyList<ParityCall> All { get; } =
     [
-        new("Ping", "Ping"),
-        new("ReadDirectory files", "ReadDirectory", Path: "files"),
-        new("ReadDirectory refused escape", "ReadDirectory", Path: "../outside"),
-        new("ReadDirectory missing", "ReadDirectory", Path: "no-such-directory"),
-        new("WriteAt k=1", "WriteAt", Repeat: 1),
-        new("WriteAt k=2", "WriteAt", Repeat: 2),
+        new("Ping", "Ping") { Expected = """{"ok":true}""" },
+        new("ReadDirectory files", "ReadDirectory", Path: "files") { Expected = """{"name":"entry-00000.txt","size":0,"isDirectory":false},{"name":"entry-00001.txt","size":10,""" },
+        new("ReadDirectory refused escape", "ReadDirectory", Path: "../outside") { Expected = """{"error":"PathRefused"}""" },
+        new("ReadDirectory missing", "ReadDirectory", Path: "no-such-directory") { Expected = """{"error":"NotFound"}""" },
+        // 100 bytes (the default) in the middle of the seeded 1 MiB file.
+        new("WriteAt k=1", "WriteAt", Repeat: 1) { Expected = "\"bytesWritten\":100,\"offset\":524238,\"fileLength\":1048576" },
+        new("WriteAt k=2", "WriteAt", Repeat: 2) { Expected = "\"bytesWritten\":200,\"offset\":524238,\"fileLength\":1048576" },
         // Offset 0 equals protobuf's implicit default, but not the contract's (-1, the middle):
         // a generated client must still put it on the wire.
-        new("WriteAt at offset 0", "WriteAt", Offset: 0, Repeat: 1),
-        new("WriteAt refused escape", "WriteAt", Path: "../victim", Repeat: 1),
-        new("EchoBytes 100 kB", "EchoBytes", Size: 100_000),
+        new("WriteAt at offset 0", "WriteAt", Offset: 0, Repeat: 1) { Expected = "\"bytesWritten\":100,\"offset\":0," },
+        new("WriteAt refused escape", "WriteAt", Path: "../victim", Repeat: 1) { Expected = """{"error":"PathRefused"}""" },
+        new("EchoBytes 100 kB", "EchoBytes", Size: 100_000) { Expected = """{"length":100000,"sha256":""" },
     ];
+
+    /// <summary>Runs <paramref name="call"/> through the reference client and checks its outcome is the right one.</summary>
+    public static async Task<JsonNode> RunReferenceAsync(IParityClient reference, ParityCall call)
+    {
+        Assert.False(string.IsNullOrEmpty(call.Expected), $"{call.Name} says nothing about the outcome it expects.");
+        var outcome = await RunAsync(reference, call);
+        var json = outcome.ToJsonString();
+        Assert.True(json.Contains(call.Expected, StringComparison.Ordinal), $"{call.Name}: the reference client got {(json.Length > 300 ? json[..300] + "..." : json)}; expected it to contain {call.Expected}.");
+        if (call.Operation == "EchoBytes")
+        {
+            Assert.Equal(true, (bool?)outcome["sameAsSent"]);
+        }
+
+        return outcome;
+    }
 
     /// <summary>The payload of a size; the Node tests build the same bytes (clients/node/test/parity.mjs).</summary>
     public static byte[] Payload(int size)

@@ -117,6 +117,7 @@ internal sealed class FrameBuffer : IDisposable
             throw new InvalidOperationException($"A frame of {needed} bytes cannot be buffered.");
         }
 
+        // Stryker disable once Arithmetic : the pool rents powers of two, so for any buffer it pools (up to 1 GiB) the next one up from 'needed' is already twice the old one
         var larger = ArrayPool<byte>.Shared.Rent((int)Math.Min(Array.MaxLength, Math.Max(needed, _buffer.Length * 2L)));
         _buffer.AsSpan(0, _position).CopyTo(larger);
         ArrayPool<byte>.Shared.Return(_buffer);

@@ -50,7 +50,7 @@ public sealed partial class NodeClientTests(HostFixture fixture)
             var expected = new JsonObject();
             foreach (var call in ParityCalls.All)
             {
-                expected[call.Name] = await ParityCalls.RunAsync(rpcc, call).Bounded();
+                expected[call.Name] = await ParityCalls.RunReferenceAsync(rpcc, call).Bounded();
             }
 
             bindings[binding] = new JsonObject { ["address"] = address, ["expected"] = expected };

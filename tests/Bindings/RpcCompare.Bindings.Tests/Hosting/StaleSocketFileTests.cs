@@ -2,7 +2,7 @@ using System.Net.Sockets;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Testing;
 
-namespace RpcCompare.EndToEnd.Tests;
+namespace RpcCompare.Bindings.Tests.Hosting;
 
 /// <summary>
 /// The socket file a killed host leaves behind is removed before a Unix-socket binding binds (the
@@ -47,6 +47,20 @@ public sealed class StaleSocketFileTests : IDisposable
         StaleSocketFile.RemoveIfStale(path);
 
         Assert.False(File.Exists(path));
+    }
+
+    [Fact]
+    public void ARegularFileAtThePath_IsRefused_AndKept()
+    {
+        // A mistyped option (the data file's path given as the socket's) must never cost the file;
+        // connecting to it is refused just as for a stale socket. (Before: it was deleted.)
+        var path = Path.Combine(_directory.FullPath, "data.bin");
+        File.WriteAllText(path, "precious");
+
+        var error = Assert.Throws<InvalidOperationException>(() => StaleSocketFile.RemoveIfStale(path));
+
+        Assert.Equal($"'{path}' exists and is not a socket; remove it or give this binding another path.", error.Message);
+        Assert.Equal("precious", File.ReadAllText(path));
     }
 
     public void Dispose() => _directory.Dispose();

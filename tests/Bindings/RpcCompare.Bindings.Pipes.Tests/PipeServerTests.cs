@@ -1,0 +1,345 @@
+using System.IO.Pipes;
+using System.Net.Sockets;
+using Microsoft.Extensions.Configuration;
+using RpcCompare.Bindings.Pipes.Client;
+using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Pipes.Tests;
+
+/// <summary>
+/// The server's life and what it says about each connection: settings checked before it binds,
+/// a left-behind socket file taken over, one log line per event (and one per stretch at the
+/// connection limit), a failing service answered as Internal, and nothing left once disposed.
+/// </summary>
+public sealed class PipeServerTests
+{
+    [Theory]
+    [InlineData(null, "The pipes binding needs an absolute socket path (Pipes:Path); got ''.")]
+    [InlineData("", "The pipes binding needs an absolute socket path (Pipes:Path); got ''.")]
+    [InlineData("pipes.sock", "The pipes binding needs an absolute socket path (Pipes:Path); got 'pipes.sock'.")]
+    public async Task ASocketPathThatIsNotAbsolute_IsRefusedAtStart(string? path, string message)
+    {
+        await using var server = new TestPipeServer(o => o.Path = path);
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => server.Hosted.StartAsync(CancellationToken.None));
+
+        Assert.Equal(message, error.Message);
+    }
+
+    [Theory]
+    [InlineData(0, null, "Pipes:MaxMessageSize must be positive; got 0.")]
+    [InlineData(-1, null, "Pipes:MaxMessageSize must be positive; got -1.")]
+    [InlineData(1, 0, "Pipes:MaxConnections must be positive; got 0.")]
+    public async Task LimitsThatAreNotPositive_AreRefusedAtStart(int maxMessageSize, int? maxConnections, string message)
+    {
+        await using var server = new TestPipeServer(o => (o.MaxMessageSize, o.MaxConnections) = (maxMessageSize, maxConnections));
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => server.Hosted.StartAsync(CancellationToken.None));
+
+        Assert.Equal(message, error.Message);
+        Assert.False(File.Exists(server.Path));
+    }
+
+    [Fact]
+    public async Task SettingsComeFromThePipesSection_ThenCode()
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["Pipes:MaxMessageSize"] = "1000" })
+            .Build();
+        await using var server = new TestPipeServer(configuration: configuration);
+        await server.Hosted.StartAsync(CancellationToken.None).Bounded();
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        await raw.SendAsync(RawPipeConnection.Frame(1001, (byte)OperationCode.EchoBytes, new byte[1001]));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal(server.Path, server.Server.Address);
+        Assert.Contains("limit of 1000 bytes", reply!.Value.Message, StringComparison.Ordinal);
+        await server.Hosted.StopAsync(CancellationToken.None).Bounded();
+    }
+
+    [Fact]
+    public async Task Started_ItLogsWhereItListens_Once()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+
+        Assert.Equal([$"Information RpcCompare.Bindings.Pipes.Server.PipeServer: Binding pipes listening on {server.Path}"], server.Log.Matching("listening on"));
+    }
+
+    [Fact]
+    public async Task ASocketFileLeftByAKilledServer_IsTakenOver()
+    {
+        await using var server = new TestPipeServer();
+        using (var leftBehind = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified))
+        {
+            // Bound, never listening, and the file kept: what a SIGKILLed server leaves.
+            leftBehind.Bind(new UnixDomainSocketEndPoint(server.Path));
+        }
+
+        await server.Hosted.StartAsync(CancellationToken.None).Bounded();
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+    }
+
+    [Fact]
+    public async Task AConnection_IsLoggedOpenedAndClosed_AtDebug()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+
+        await (await RawPipeConnection.ConnectAsync(server.Path)).DisposeAsync();
+
+        Assert.Equal(["Debug RpcCompare.Bindings.Pipes.Server.PipeServer: Connection 1 closed by the client"], await server.LoggedAsync("closed by the client"));
+        Assert.Equal(["Debug RpcCompare.Bindings.Pipes.Server.PipeServer: Connection 1 opened"], server.Log.Matching("opened"));
+    }
+
+    [Fact]
+    public async Task APeerLeavingInsideAFrame_IsLoggedOnce_AsATruncatedFrame()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+        await using (var raw = await RawPipeConnection.ConnectAsync(server.Path))
+        {
+            await raw.SendAsync(RawPipeConnection.Frame(10, (byte)OperationCode.EchoBytes, [1, 2]));
+        }
+
+        Assert.Equal(["Warning RpcCompare.Bindings.Pipes.Server.PipeServer: Connection 1 ended in the middle of a frame; dropped it"], await server.LoggedAsync("middle of a frame"));
+        Assert.Empty(server.Log.Matching("closed by the client"));
+    }
+
+    [Theory]
+    [InlineData(3)] // inside the header
+    [InlineData(7)] // inside the body
+    public async Task AFrameLeftUnfinished_IsDroppedAfterTheFrameTimeout_AndLoggedOnce(int bytesSent)
+    {
+        await using var server = await TestPipeServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(300));
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        await raw.SendAsync(RawPipeConnection.Frame(10, (byte)OperationCode.EchoBytes, [1, 2])[..bytesSent]);
+
+        Assert.True(await raw.IsClosedByServerAsync());
+        Assert.Equal(["Warning RpcCompare.Bindings.Pipes.Server.PipeServer: Connection 1 left a frame unfinished for 0.3 s; dropped it"], await server.LoggedAsync("unfinished"));
+    }
+
+    [Fact]
+    public async Task AnIdleConnection_IsNotTimedOut_BetweenFrames()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(200));
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+
+        // Well past the frame timeout, with no frame begun: the connection is kept.
+        await Task.Delay(600);
+
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+        Assert.Empty(server.Log.Matching("unfinished"));
+    }
+
+    [Fact]
+    public async Task AnOversizedFrameTooLargeToDrain_IsAnsweredClosedAndLoggedOnce()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => (o.MaxMessageSize, o.DrainFactor) = (1000, 4));
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        await raw.SendAsync(RawPipeConnection.Frame(4001, (byte)OperationCode.EchoBytes, []));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal(
+            ((byte)RpcErrorCode.QuotaExceeded, "The request of 4001 bytes exceeds the pipes server's limit of 1000 bytes (Pipes:MaxMessageSize). The connection is closed."),
+            (reply!.Value.Status, reply.Value.Message));
+        Assert.True(await raw.IsClosedByServerAsync());
+        Assert.Equal(["Warning RpcCompare.Bindings.Pipes.Server.PipeServer: Connection 1 sent a 4001-byte frame, over the limit; answered QuotaExceeded and closed it"],
+            await server.LoggedAsync("over the limit"));
+    }
+
+    [Fact]
+    public async Task AnOversizedFrameSmallEnoughToDrain_IsAnswered_AndTheConnectionKept()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => (o.MaxMessageSize, o.DrainFactor) = (1000, 4));
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        // Exactly four times the limit: still read and dropped, so the client keeps its connection.
+        await raw.SendAsync(RawPipeConnection.Frame(4000, (byte)OperationCode.EchoBytes, new byte[4000]));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal(
+            ((byte)RpcErrorCode.QuotaExceeded, "The request of 4000 bytes exceeds the pipes server's limit of 1000 bytes (Pipes:MaxMessageSize)."),
+            (reply!.Value.Status, reply.Value.Message));
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+        Assert.Empty(server.Log.Matching("over the limit"));
+    }
+
+    [Fact]
+    public async Task APeerLeavingWhileItsOversizedFrameIsDrained_IsATruncatedFrame()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => o.MaxMessageSize = 1000);
+        await using (var raw = await RawPipeConnection.ConnectAsync(server.Path))
+        {
+            await raw.SendAsync(RawPipeConnection.Frame(2000, (byte)OperationCode.EchoBytes, new byte[100]));
+        }
+
+        Assert.Single(await server.LoggedAsync("middle of a frame"));
+    }
+
+    [Fact]
+    public async Task RequestsAndRepliesOfExactlyTheLimit_AreServed()
+    {
+        // EchoBytes of 996 bytes: a 1,000-byte request body and a 1,000-byte reply body.
+        await using var server = await TestPipeServer.StartAsync(o => o.MaxMessageSize = 1000);
+        var client = new PipesClientProvider(new PipesClientOptions { MaxMessageSize = 1000 }).Create<IPayloadService>(server.Path);
+
+        var reply = await client.EchoBytesAsync(new BytesMessage { Data = new byte[996] }).Bounded();
+
+        Assert.Equal(996, reply.Data.Length);
+        await ((IAsyncDisposable)client).DisposeAsync();
+    }
+
+    [Fact]
+    public async Task AReplyOverTheServersLimit_IsQuotaExceeded_AndTheConnectionKept()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => o.MaxMessageSize = 1000);
+        var client = new PipesClientProvider().Create<IPayloadService>(server.Path);
+        var request = new BytesMessage { Data = new byte[990] };
+
+        // 990 bytes echoed with 6 more: a 1,000-byte reply body, exactly the limit.
+        server.Services.EchoExtraBytes = 6;
+        var atTheLimit = await client.EchoBytesAsync(request).Bounded();
+        server.Services.EchoExtraBytes = 7;
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => client.EchoBytesAsync(request)).Bounded();
+        server.Services.EchoExtraBytes = 0;
+        var after = await client.EchoBytesAsync(request).Bounded();
+
+        Assert.Equal(996, atTheLimit.Data.Length);
+        Assert.Equal((RpcErrorCode.QuotaExceeded, "The reply of 1001 bytes exceeds the pipes server's limit of 1000 bytes (Pipes:MaxMessageSize)."), (error.Code, error.Message));
+        Assert.Equal(990, after.Data.Length);
+        await ((IAsyncDisposable)client).DisposeAsync();
+    }
+
+    [Fact]
+    public async Task AServiceThatFails_IsAnsweredInternal_WithItsMessage_AndLoggedOnceWithTheException()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+        server.Services.ReturnIntFailure = new InvalidOperationException("boom");
+        var client = new PipesClientProvider().Create<ICallShapeService>(server.Path);
+
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => client.ReturnIntAsync()).Bounded();
+        await client.VoidCallAsync().Bounded();
+
+        Assert.Equal((RpcErrorCode.Internal, "The service failed: boom"), (error.Code, error.Message));
+        Assert.Equal(["Error RpcCompare.Bindings.Pipes.Server.PipeServer: Operation 0x12 on connection 1 failed"], server.Log.Matching("failed"));
+        await ((IAsyncDisposable)client).DisposeAsync();
+    }
+
+    [Fact]
+    public async Task AServiceRefusal_IsAnsweredWithItsCode_AndNotLoggedAsAFailure()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+        server.Services.ReturnIntFailure = new RpcServiceException(RpcErrorCode.NotFound, "nothing here");
+        var client = new PipesClientProvider().Create<ICallShapeService>(server.Path);
+
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => client.ReturnIntAsync()).Bounded();
+
+        Assert.Equal((RpcErrorCode.NotFound, "nothing here"), (error.Code, error.Message));
+        Assert.Empty(server.Log.Matching("failed"));
+        await ((IAsyncDisposable)client).DisposeAsync();
+    }
+
+    [Fact]
+    public async Task Subscribing_OnAHostWithoutPublishSubscribe_IsNotFound()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        await raw.SendAsync(RawPipeConnection.Frame(5, (byte)OperationCode.Subscribe, [1, 0, 0, 0, (byte)'t']));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal(((byte)RpcErrorCode.NotFound, "This host serves no publish/subscribe (no topic registry was added)."), (reply!.Value.Status, reply.Value.Message));
+    }
+
+    [Fact]
+    public async Task ReachingTheConnectionLimit_IsLoggedOncePerStretch_NotOncePerRefusal()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => (o.MaxConnections, o.FrameTimeout) = (1, TimeSpan.FromSeconds(30)));
+        await using var served = await RawPipeConnection.ConnectAsync(server.Path);
+        Assert.Equal(PipeFrame.Success, await served.PingAsync());
+
+        for (var i = 0; i < 3; i++)
+        {
+            await using var refused = await RawPipeConnection.ConnectAsync(server.Path);
+            Assert.Equal((byte)RpcErrorCode.QuotaExceeded, await refused.PingAsync());
+        }
+
+        Assert.Equal(["Warning RpcCompare.Bindings.Pipes.Server.PipeServer: The pipes server is serving its limit of 1 connections (Pipes:MaxConnections); refusing new ones until some close"],
+            server.Log.Matching("serving its limit"));
+    }
+
+    [Fact]
+    public async Task ARefusedConnectionThatSendsNothing_IsClosedAfterTheFrameTimeout()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => (o.MaxConnections, o.FrameTimeout) = (1, TimeSpan.FromMilliseconds(300)));
+        await using var served = await RawPipeConnection.ConnectAsync(server.Path);
+        Assert.Equal(PipeFrame.Success, await served.PingAsync());
+        await using var refused = await RawPipeConnection.ConnectAsync(server.Path);
+
+        Assert.True(await refused.IsClosedByServerAsync());
+        Assert.Equal(PipeFrame.Success, await served.PingAsync());
+    }
+
+    [Fact]
+    public async Task PastTheLimitAnd64Refusals_AConnectionIsClosedWithoutAWord()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => (o.MaxConnections, o.FrameTimeout) = (1, TimeSpan.FromSeconds(30)));
+        var held = new List<RawPipeConnection> { await RawPipeConnection.ConnectAsync(server.Path) };
+        Assert.Equal(PipeFrame.Success, await held[0].PingAsync());
+        try
+        {
+            for (var i = 0; i < 64; i++)
+            {
+                held.Add(await RawPipeConnection.ConnectAsync(server.Path));
+            }
+
+            await using var closedAtOnce = await RawPipeConnection.ConnectAsync(server.Path);
+
+            Assert.True(await closedAtOnce.IsClosedByServerAsync());
+            // The 64th refusal still waits for its first request, and is told why.
+            Assert.Equal((byte)RpcErrorCode.QuotaExceeded, await held[^1].PingAsync());
+        }
+        finally
+        {
+            foreach (var connection in held)
+            {
+                await connection.DisposeAsync();
+            }
+        }
+    }
+
+    [Fact]
+    public async Task Disposed_TheServerRemovesItsSocket_AndMayBeDisposedAgain()
+    {
+        var server = await TestPipeServer.StartAsync();
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+
+        await ((IAsyncDisposable)server.Server).DisposeAsync();
+        await ((IAsyncDisposable)server.Server).DisposeAsync();
+
+        Assert.False(File.Exists(server.Path));
+        using var client = new NamedPipeClientStream(".", server.Path, PipeDirection.InOut);
+        await Assert.ThrowsAnyAsync<Exception>(() => client.ConnectAsync(200)).Bounded();
+        await server.DisposeAsync();
+    }
+
+    [Fact]
+    public async Task Stopped_TheServerEndsItsConnections_AndRemovesItsSocket()
+    {
+        await using var server = await TestPipeServer.StartAsync();
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+
+        await server.Hosted.StopAsync(CancellationToken.None).Bounded();
+
+        Assert.True(await raw.IsClosedByServerAsync());
+        Assert.False(File.Exists(server.Path));
+    }
+}
