@@ -1,6 +1,5 @@
 using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Sockets;
 using RpcCompare.Bindings.Grpc.Tcp;
 using RpcCompare.Bindings.Grpc.Uds;
 using RpcCompare.Contracts;
@@ -80,20 +79,6 @@ public sealed class GrpcBadInputTests : IAsyncLifetime
 
     private string BaseUrl(string binding) => binding == BindingNames.GrpcUds ? "http://localhost" : _host.Address(binding);
 
-    private SocketsHttpHandler Handler(string binding)
-    {
-        var handler = new SocketsHttpHandler();
-        if (binding == BindingNames.GrpcUds)
-        {
-            var endpoint = new UnixDomainSocketEndPoint(_host.Address(binding));
-            handler.ConnectCallback = async (_, cancellationToken) =>
-            {
-                var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-                await socket.ConnectAsync(endpoint, cancellationToken);
-                return new NetworkStream(socket, ownsSocket: true);
-            };
-        }
-
-        return handler;
-    }
+    private SocketsHttpHandler Handler(string binding) =>
+        binding == BindingNames.GrpcUds ? new SocketsHttpHandler().ConnectingTo(_host.Address(binding)) : new SocketsHttpHandler();
 }

@@ -1,5 +1,6 @@
 using Grpc.Health.V1;
 using Grpc.Net.Client;
+using RpcCompare.Bindings.Grpc.Uds;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
 using V1 = Grpc.Reflection.V1;
@@ -98,18 +99,8 @@ public sealed class GrpcServicesTests : IAsyncLifetime
     }
 
     private GrpcChannel Channel(string binding) => binding == BindingNames.GrpcUds
-        ? GrpcChannel.ForAddress("http://localhost", new GrpcChannelOptions { HttpHandler = UnixSocketHandler(_host.Address(binding)) })
+        ? GrpcChannel.ForAddress("http://localhost", new GrpcChannelOptions { HttpHandler = new SocketsHttpHandler().ConnectingTo(_host.Address(binding)) })
         : GrpcChannel.ForAddress(_host.Address(binding));
-
-    private static SocketsHttpHandler UnixSocketHandler(string path) => new()
-    {
-        ConnectCallback = async (_, cancellationToken) =>
-        {
-            var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified);
-            await socket.ConnectAsync(new System.Net.Sockets.UnixDomainSocketEndPoint(path), cancellationToken);
-            return new System.Net.Sockets.NetworkStream(socket, ownsSocket: true);
-        },
-    };
 
     private static async Task<V1.ServerReflectionResponse> AskV1Async(GrpcChannel channel, V1.ServerReflectionRequest request)
     {

@@ -46,6 +46,39 @@ public sealed class MessageCodecTests
     }
 
     [Fact]
+    public void ACountOneRecordTooLarge_IsRefusedAsNotFitting()
+    {
+        // Two 4-byte records claimed, 4 bytes there: refused by the count check, before reading.
+        byte[] body = [2, 0, 0, 0, 1, 2, 3, 4];
+
+        var error = Assert.Throws<PipeProtocolException>(() => Decode(body, MessageCodec.ReadRecordsMessage));
+
+        Assert.Contains("does not fit", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ABooleanOtherThan0Or1_IsRefused()
+    {
+        // One directory entry: name "a", size 0, IsDirectory = 2.
+        byte[] body = [1, 0, 0, 0, 1, 0, 0, 0, (byte)'a', 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0];
+
+        var error = Assert.Throws<PipeProtocolException>(() => Decode(body, MessageCodec.ReadReadDirectoryReply));
+
+        Assert.Equal("Expected a boolean (0 or 1), found 2.", error.Message);
+    }
+
+    [Fact]
+    public void SubscriptionEnded_CarriesTopicAndReason()
+    {
+        using var buffer = new FrameBuffer();
+        PushCodec.WriteSubscriptionEnded(buffer, "news", "too slow");
+
+        var (topic, reason) = MessageCodec.Decode(buffer.Complete(0).Span[PipeFrame.HeaderSize..], PushCodec.ReadSubscriptionEnded);
+
+        Assert.Equal(("news", "too slow"), (topic, reason));
+    }
+
+    [Fact]
     public void NegativeLength_IsRefused()
     {
         byte[] body = [0xFF, 0xFF, 0xFF, 0xFF];
@@ -58,13 +91,17 @@ public sealed class MessageCodecTests
     {
         byte[] body = [2, 0, 0, 0, 0xC3, 0x28];
 
-        Assert.Throws<PipeProtocolException>(() => Decode(body, MessageCodec.ReadStringMessage));
+        var error = Assert.Throws<PipeProtocolException>(() => Decode(body, MessageCodec.ReadStringMessage));
+
+        Assert.Equal("A string is not valid UTF-8.", error.Message);
     }
 
     [Fact]
     public void ShortBody_IsRefused()
     {
-        Assert.Throws<PipeProtocolException>(() => Decode([1, 2], MessageCodec.ReadIntMessage));
+        var error = Assert.Throws<PipeProtocolException>(() => Decode([1, 2], MessageCodec.ReadIntMessage));
+
+        Assert.StartsWith("The frame body ends early: needed 4 more bytes, 2", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -25,6 +25,16 @@ public sealed class OpenFileLimitTests
     }
 
     [Fact]
+    public void ReadSoftLimit_WithoutTheOpenFilesRow_IsUnknown()
+    {
+        using var directory = new TemporaryDirectory();
+        var limits = directory.PathFor("limits");
+        File.WriteAllLines(limits, ["Limit                     Soft Limit           Hard Limit           Units     "]);
+
+        Assert.Null(OpenFileLimit.ReadSoftLimit(limits));
+    }
+
+    [Fact]
     public void ReadSoftLimit_WithoutTheFile_IsUnknown()
     {
         using var directory = new TemporaryDirectory();
@@ -37,6 +47,8 @@ public sealed class OpenFileLimitTests
     [InlineData(1_024L, 512)]
     [InlineData(1_048_576L, 943_719)]
     [InlineData(null, int.MaxValue)]
+    [InlineData((long)int.MaxValue, int.MaxValue)] // as good as unlimited
+    [InlineData((long)int.MaxValue - 1, 1_932_735_282)]
     public void DefaultMaxConnections_LeavesAShareOfTheFilesToTheRestOfTheHost(long? softLimit, int expected)
     {
         Assert.Equal(expected, OpenFileLimit.DefaultMaxConnections(softLimit));

@@ -154,6 +154,30 @@ public sealed class PipeClientFaultTests
         await Release(client);
     }
 
+    [Fact]
+    public void TheProvider_CarriesRpcComparesOwnContractsOnly_AndNeedsAnAddress()
+    {
+        var provider = new PipesClientProvider();
+
+        var notCarried = Assert.Throws<NotSupportedException>(() => provider.Create<IDisposable>("/tmp/x.sock"));
+
+        Assert.Equal("The pipes binding is hand-written for RpcCompare's own contracts and cannot carry IDisposable.", notCarried.Message);
+        Assert.Throws<ArgumentException>(() => provider.Create<IFileService>(""));
+    }
+
+    [Fact]
+    public async Task ANullRequest_IsRefusedAtTheClient_NamingIt()
+    {
+        await using var server = ScriptedPipeServer.Start((_, stream) => ScriptedPipeServer.WaitForCloseAsync(stream));
+        var client = new PipesClientProvider().Create<IPayloadService>(server.Path);
+
+        var error = await Assert.ThrowsAsync<ArgumentNullException>(() => client.SendStringAsync(null!)).Bounded();
+
+        Assert.Equal("request", error.ParamName);
+        Assert.Equal(0, server.Accepted);
+        await ((IAsyncDisposable)client).DisposeAsync();
+    }
+
     private static ICallShapeService Client(string path, PipesClientOptions? options = null) =>
         new PipesClientProvider(options ?? new PipesClientOptions()).Create<ICallShapeService>(path);
 

@@ -169,6 +169,43 @@ public sealed class PipePushFaultTests
     }
 
     [Fact]
+    public async Task APublicationOfExactlyTheClientsLimit_IsSent()
+    {
+        await using var server = await TestPipeServer.StartAsync(configurePush: _ => { });
+        await using var client = new PipesClientProvider(new PipesClientOptions { MaxMessageSize = 133 }).CreatePushClient(server.Path);
+
+        // 133 bytes encoded, as above: at the limit, not over it.
+        var reply = await client.PublishAsync(new Notification { Topic = "t", Items = [new string('x', 100)] }).Bounded();
+
+        Assert.Equal(0, reply.Queued);
+    }
+
+    [Fact]
+    public async Task SubscribingToNoTopic_IsRefusedByTheServer()
+    {
+        await using var server = await TestPipeServer.StartAsync(configurePush: _ => { });
+        await using var client = _provider.CreatePushClient(server.Path);
+
+        var error = await Assert.ThrowsAsync<RpcServiceException>(() => client.SubscribeAsync(null!, _ => { })).Bounded();
+
+        Assert.Equal(RpcErrorCode.InvalidArgument, error.Code);
+    }
+
+    [Fact]
+    public async Task AnEndedSubscription_CompletesQuietly_AndItsTopicCanBeSubscribedAgain()
+    {
+        await using var server = await TestPipeServer.StartAsync(configurePush: _ => { });
+        await using var client = _provider.CreatePushClient(server.Path);
+        var first = await client.SubscribeAsync("news", _ => { }).Bounded();
+
+        await first.DisposeAsync();
+        await first.Completion.Bounded();
+        await using var again = await client.SubscribeAsync("news", _ => { }).Bounded();
+
+        Assert.Equal(1, server.Topics!.Statistics.Subscribers);
+    }
+
+    [Fact]
     public async Task NoServer_IsAnIOException_SayingWhereAndHowLongItTried()
     {
         using var directory = new TemporaryDirectory();

@@ -85,6 +85,39 @@ public sealed class PipeServerTests
     }
 
     [Fact]
+    public async Task ASecondServerOnALiveServersSocket_IsRefused_AndTheFirstKeepsServing()
+    {
+        await using var first = await TestPipeServer.StartAsync();
+        var second = new TestPipeServer(o => o.Path = first.Path);
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => second.Hosted.StartAsync(CancellationToken.None));
+        await using var raw = await RawPipeConnection.ConnectAsync(first.Path);
+
+        Assert.Contains("is the socket of a server that is still running", error.Message, StringComparison.Ordinal);
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+        await second.DisposeAsync();
+    }
+
+    [Fact]
+    public async Task AConnectionThatCloses_EndsItsSubscriptions()
+    {
+        await using var server = await TestPipeServer.StartAsync(configurePush: _ => { });
+        var topics = server.Topics!;
+        await using (var raw = await RawPipeConnection.ConnectAsync(server.Path))
+        {
+            await raw.SendAsync(RawPipeConnection.Frame(8, (byte)OperationCode.Subscribe, [4, 0, 0, 0, .. "news"u8]));
+            Assert.Equal(PipeFrame.Success, (await raw.ReadReplyAsync())!.Value.Status);
+            Assert.Equal(1, topics.Statistics.Subscribers);
+        }
+
+        using var timeout = new CancellationTokenSource(TestTimeout.Default);
+        while (topics.Statistics.Subscribers > 0)
+        {
+            await Task.Delay(10, timeout.Token);
+        }
+    }
+
+    [Fact]
     public async Task AConnection_IsLoggedOpenedAndClosed_AtDebug()
     {
         await using var server = await TestPipeServer.StartAsync();
@@ -129,10 +162,13 @@ public sealed class PipeServerTests
         await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
         Assert.Equal(PipeFrame.Success, await raw.PingAsync());
 
-        // Well past the frame timeout, with no frame begun: the connection is kept.
+        // Well past the frame timeout, with no frame begun: the connection is kept, and the next
+        // frame gets the whole timeout for its body (the timer of the last frame was disarmed).
         await Task.Delay(600);
 
-        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
+        await raw.SendAsync(RawPipeConnection.Frame(4, (byte)OperationCode.Increment, [41, 0, 0, 0]));
+        var reply = await raw.ReadReplyBytesAsync();
+        Assert.Equal((PipeFrame.Success, 42), (reply!.Value.Status, BitConverter.ToInt32(reply.Value.Body)));
         Assert.Empty(server.Log.Matching("unfinished"));
     }
 
@@ -168,6 +204,55 @@ public sealed class PipeServerTests
             (reply!.Value.Status, reply.Value.Message));
         Assert.Equal(PipeFrame.Success, await raw.PingAsync());
         Assert.Empty(server.Log.Matching("over the limit"));
+    }
+
+    [Fact]
+    public async Task AfterADrainedFrame_AnIdleConnectionKeepsItsFrameTimeoutForTheNextBody()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => (o.MaxMessageSize, o.FrameTimeout) = (1000, TimeSpan.FromMilliseconds(200)));
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+        await raw.SendAsync(RawPipeConnection.Frame(2000, (byte)OperationCode.EchoBytes, new byte[2000]));
+        Assert.Equal((byte)RpcErrorCode.QuotaExceeded, (await raw.ReadReplyAsync())!.Value.Status);
+
+        // Idle past the frame timeout, then a frame with a body.
+        await Task.Delay(600);
+        await raw.SendAsync(RawPipeConnection.Frame(4, (byte)OperationCode.Increment, [1, 0, 0, 0]));
+        var reply = await raw.ReadReplyBytesAsync();
+
+        Assert.Equal((PipeFrame.Success, 2), (reply!.Value.Status, BitConverter.ToInt32(reply.Value.Body)));
+    }
+
+    [Fact]
+    public async Task APeerLeavingInsideAHeader_IsATruncatedFrame_NotAStalledOne()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromSeconds(30));
+        await using (var raw = await RawPipeConnection.ConnectAsync(server.Path))
+        {
+            await raw.SendAsync(RawPipeConnection.Frame(4, (byte)OperationCode.Increment, [1, 0, 0, 0])[..3]);
+        }
+
+        Assert.Single(await server.LoggedAsync("middle of a frame"));
+        Assert.Empty(server.Log.Matching("unfinished"));
+    }
+
+    [Fact]
+    public async Task ABodyReadInSeveralPieces_StopsAtItsFrame_WhenTheNextFrameFollowsInTheSameWrite()
+    {
+        // 100,000 bytes take two 64 KiB reads; the ping right behind them must not be read as body.
+        await using var server = await TestPipeServer.StartAsync();
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+        var payload = new byte[4 + 100_000];
+        BitConverter.TryWriteBytes(payload, 100_000);
+        payload[4] = 7;
+        payload[^1] = 9;
+
+        await raw.SendAsync([.. RawPipeConnection.Frame((uint)payload.Length, (byte)OperationCode.EchoBytes, payload), .. RawPipeConnection.Frame(0, (byte)OperationCode.Ping, [])]);
+        var echo = await raw.ReadReplyBytesAsync();
+        var ping = await raw.ReadReplyBytesAsync();
+
+        // The recording service echoes the bytes reversed.
+        Assert.Equal((PipeFrame.Success, 100_000, (byte)9, (byte)7), (echo!.Value.Status, BitConverter.ToInt32(echo.Value.Body), echo.Value.Body[4], echo.Value.Body[^1]));
+        Assert.Equal(PipeFrame.Success, ping!.Value.Status);
     }
 
     [Fact]
@@ -311,6 +396,36 @@ public sealed class PipeServerTests
             {
                 await connection.DisposeAsync();
             }
+        }
+    }
+
+    [Fact]
+    public async Task CallsOnSeveralConnections_AreInFlightOnTheServerAtOnce()
+    {
+        // Each call waits inside the service until all three are there: a server that served one
+        // connection after another would never let the first one finish.
+        const int Clients = 3;
+        await using var server = await TestPipeServer.StartAsync();
+        var inFlight = 0;
+        var allIn = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        server.Services.BeforeReturnInt = () =>
+        {
+            if (Interlocked.Increment(ref inFlight) == Clients)
+            {
+                allIn.SetResult();
+            }
+
+            return allIn.Task;
+        };
+        var clients = Enumerable.Range(0, Clients).Select(_ => new PipesClientProvider().Create<ICallShapeService>(server.Path)).ToList();
+
+        var replies = await Task.WhenAll(clients.Select(c => c.ReturnIntAsync())).Bounded();
+
+        Assert.All(replies, r => Assert.Equal(99, r.Value));
+        Assert.Equal(Clients, inFlight);
+        foreach (var client in clients)
+        {
+            await ((IAsyncDisposable)client).DisposeAsync();
         }
     }
 

@@ -29,8 +29,18 @@ internal sealed class RecordingServices : IFileService, ICallShapeService, IPayl
 
     public Task TakeIntAsync(IntMessage request) => Record($"TakeInt {request.Value}", 0);
 
-    public Task<IntMessage> ReturnIntAsync() =>
-        ReturnIntFailure is { } failure ? Task.FromException<IntMessage>(failure) : Record("ReturnInt", new IntMessage { Value = 99 });
+    /// <summary>When set, ReturnInt awaits it before answering: a service that takes its time.</summary>
+    public Func<Task>? BeforeReturnInt { get; set; }
+
+    public async Task<IntMessage> ReturnIntAsync()
+    {
+        if (BeforeReturnInt is { } wait)
+        {
+            await wait();
+        }
+
+        return ReturnIntFailure is { } failure ? throw failure : await Record("ReturnInt", new IntMessage { Value = 99 });
+    }
 
     public Task<IntMessage> IncrementAsync(IntMessage request) => Record($"Increment {request.Value}", new IntMessage { Value = request.Value + 1 });
 
@@ -49,7 +59,11 @@ internal sealed class RecordingServices : IFileService, ICallShapeService, IPayl
 
     private Task<T> Record<T>(string call, T reply)
     {
-        Calls.Add(call);
+        lock (Calls)
+        {
+            Calls.Add(call);
+        }
+
         return Task.FromResult(reply);
     }
 }

@@ -43,6 +43,9 @@ internal sealed class TestPipeServer : IAsyncDisposable
 
     public IBindingServer Server { get; }
 
+    /// <summary>The host's topics, when it serves publish/subscribe.</summary>
+    public TopicRegistry? Topics => _services.GetService<TopicRegistry>();
+
     public IHostedService Hosted => (IHostedService)Server;
 
     /// <summary>The socket path the options name (the address once started).</summary>

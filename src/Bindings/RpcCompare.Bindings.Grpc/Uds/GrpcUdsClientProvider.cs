@@ -1,4 +1,3 @@
-using System.Net.Sockets;
 using RpcCompare.Bindings.Grpc.Client;
 
 namespace RpcCompare.Bindings.Grpc.Uds;
@@ -23,22 +22,6 @@ public sealed class GrpcUdsClientProvider : GrpcClientProvider
             throw new ArgumentException($"A grpc-uds address is an absolute socket path; got '{address}'.", nameof(address));
         }
 
-        var handler = base.CreateHandler(address);
-        var endpoint = new UnixDomainSocketEndPoint(address);
-        handler.ConnectCallback = async (_, cancellationToken) =>
-        {
-            var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-            try
-            {
-                await socket.ConnectAsync(endpoint, cancellationToken).ConfigureAwait(false);
-                return new NetworkStream(socket, ownsSocket: true);
-            }
-            catch
-            {
-                socket.Dispose();
-                throw;
-            }
-        };
-        return handler;
+        return base.CreateHandler(address).ConnectingTo(address);
     }
 }

@@ -24,9 +24,6 @@ internal static class PipeFrame
     public const byte Notification = 0xF0;
     public const byte SubscriptionEnded = 0xF1;
 
-    /// <summary>True for the codes of frames the server pushes rather than replies.</summary>
-    public static bool IsPushed(byte code) => code >= Notification;
-
     public static void WriteHeader(Span<byte> destination, int bodyLength, byte code)
     {
         BinaryPrimitives.WriteUInt32LittleEndian(destination, (uint)bodyLength);

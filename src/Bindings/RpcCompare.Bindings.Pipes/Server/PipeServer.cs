@@ -36,7 +36,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private Task _acceptLoop = Task.CompletedTask;
     private long _nextConnectionId;
     private int _maxConnections;
-    private string _refusal = "";
+    private string? _refusal;
     private bool _atLimit;
     private int _disposed;
 

@@ -1,4 +1,4 @@
-using System.Net.Sockets;
+using RpcCompare.Bindings.Grpc.Uds;
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Net.Client;
@@ -30,24 +30,7 @@ public sealed class GeneratedGrpcClient : IParityClient, IDisposable
     /// <summary>grpc-uds: HTTP/2 over a Unix socket, the way grpc-dotnet's documentation connects to one.</summary>
     public static GeneratedGrpcClient OverUnixSocket(string socketPath)
     {
-        var endpoint = new UnixDomainSocketEndPoint(socketPath);
-        var handler = new SocketsHttpHandler
-        {
-            ConnectCallback = async (_, cancellationToken) =>
-            {
-                var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-                try
-                {
-                    await socket.ConnectAsync(endpoint, cancellationToken);
-                    return new NetworkStream(socket, ownsSocket: true);
-                }
-                catch
-                {
-                    socket.Dispose();
-                    throw;
-                }
-            },
-        };
+        var handler = new SocketsHttpHandler().ConnectingTo(socketPath);
         return new(GrpcChannel.ForAddress("http://localhost", new GrpcChannelOptions { HttpHandler = handler, MaxReceiveMessageSize = 16 * 1024 * 1024 }));
     }
 

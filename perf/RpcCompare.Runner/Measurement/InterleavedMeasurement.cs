@@ -1,0 +1,144 @@
+using RpcCompare.Runner.Hosting;
+using RpcCompare.Runner.Reporting;
+using RpcCompare.Runner.Suites;
+using Spectre.Console;
+
+namespace RpcCompare.Runner.Measurement;
+
+/// <summary>The call suites' measurement loop: rows of cells, their trials interleaved.</summary>
+internal static class InterleavedMeasurement
+{
+    /// <summary>
+    /// Measures every row (one operation at one size) with its bindings' trials interleaved: every
+    /// cell of the row is opened and warmed up, then trial 1 runs for each binding, then trial 2,
+    /// each trial starting one binding later, so slow drift of the machine reaches every binding
+    /// alike and trial t of two bindings ran side by side (the paired ratios rely on it); a
+    /// ping-pong row's native floor takes its turn among them. With
+    /// --repeat the whole selection runs again, same host, same order.
+    /// </summary>
+    public static async Task<(List<Repetition> Repetitions, List<RefusedCell> Refused)> MeasureAsync(
+        TrialRunner runner, List<Workload> workloads, NativeFloor? native, int repeat, bool pin, IAnsiConsole console, CancellationToken cancellationToken)
+    {
+        if (workloads.Count == 0)
+        {
+            // A push-only selection: no calls to measure, so no "0 s planned" progress line and
+            // no empty repetitions for --repeat to compare.
+            return ([new Repetition(1, [], [])], []);
+        }
+
+        var settings = runner.Settings;
+        var trialSeconds = settings.TrialDuration.TotalSeconds;
+        var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * trialSeconds;
+        int[] nativeSizes = native is { IsAvailable: true } && workloads.Any(w => w.Suite == PingPongSuite.SuiteName) ? PingPongSuite.Sizes : [];
+        var rows = workloads.GroupBy(w => (w.Suite, w.Operation, w.Size)).Select(g => g.ToList()).ToList();
+        var planned = (workloads.Count * settings.WarmUp.TotalSeconds)
+            + (repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * trialSeconds)));
+        var repetitions = new List<Repetition>();
+        var refused = new List<RefusedCell>();
+        var progress = new RunProgress(console, planned);
+        await progress.RunAsync(async report =>
+        {
+            // One unmeasured warm-up of every cell first: the host runs every binding's code before
+            // any trial, so the first rows are not measured while the runtime is still compiling
+            // (tiering up) the code paths of bindings measured later.
+            for (var i = 0; i < workloads.Count; i++)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                report($"warm-up pass [{i + 1}/{workloads.Count}] {workloads[i].Suite} · {workloads[i].Operation} · {workloads[i].Target.Label}", 0);
+                try
+                {
+                    await using var cell = await runner.OpenAsync(workloads[i]);
+                }
+                catch (CellRefusedException)
+                {
+                    // Recorded when the row is measured.
+                }
+
+                report(null, settings.WarmUp.TotalSeconds);
+            }
+
+            for (var r = 1; r <= repeat; r++)
+            {
+                var repetition = new Repetition(r, [], []);
+                var prefix = repeat > 1 ? $"[repetition {r}/{repeat}] " : "";
+                for (var i = 0; i < rows.Count; i++)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    var first = rows[i][0];
+                    var rowLabel = $"{prefix}[{i + 1}/{rows.Count}] {first.Suite} · {first.Operation}{(first.Size is { } size ? $" {size}" : "")}";
+                    var open = new List<TrialRunner.OpenCell>();
+                    try
+                    {
+                        foreach (var workload in rows[i])
+                        {
+                            report($"{rowLabel} · {workload.Target.Label} · warm-up", 0);
+                            try
+                            {
+                                open.Add(await runner.OpenAsync(workload));
+                                report(null, settings.WarmUp.TotalSeconds);
+                            }
+                            catch (CellRefusedException exception)
+                            {
+                                // Refusal depends on the message, not the moment: record it once.
+                                if (r == 1)
+                                {
+                                    refused.Add(new RefusedCell(workload.Suite, workload.Operation, workload.Target.Label, workload.Size, exception.Message));
+                                }
+
+                                report(null, cellSeconds);
+                                progress.Completed($"{rowLabel} · {workload.Target.Label}: refused: {exception.Message}");
+                            }
+                        }
+
+                        // A ping-pong row's native floor takes its turn in the rotation like a binding,
+                        // so the ratio to it pairs trials that ran side by side too.
+                        var nativeSize = first.Suite == PingPongSuite.SuiteName && first.Size is { } echo && nativeSizes.Contains((int)echo) ? (int?)echo : null;
+                        var nativeRates = new List<double>();
+                        var turns = open.Count + (nativeSize is null ? 0 : 1);
+                        for (var trial = 1; trial <= settings.Trials; trial++)
+                        {
+                            foreach (var index in TrialOrder.For(trial, turns))
+                            {
+                                if (index == open.Count)
+                                {
+                                    report($"{rowLabel} · trial {trial}/{settings.Trials} · {ReportBuilder.NativeLabel}", 0);
+                                    nativeRates.Add(native!.MeasureTrial(nativeSize!.Value, settings.TrialDuration, pin));
+                                    report(null, trialSeconds);
+                                    continue;
+                                }
+
+                                var cell = open[index];
+                                report($"{rowLabel} · trial {trial}/{settings.Trials} · {cell.Workload.Target.Label}", 0);
+                                await cell.RunTrialAsync();
+                                report(null, trialSeconds);
+                            }
+                        }
+
+                        if (nativeSize is { } nativeAt)
+                        {
+                            repetition.Native[nativeAt] = nativeRates;
+                            progress.Completed($"{rowLabel} · {ReportBuilder.NativeLabel}: {Statistics.Median([.. nativeRates]):#,0} round trips/s");
+                        }
+
+                        foreach (var cell in open)
+                        {
+                            var result = cell.Result();
+                            repetition.Cells.Add(result);
+                            progress.Completed($"{rowLabel} · {cell.Workload.Target.Label}: {result.CallsPerSecond.Median:#,0} calls/s");
+                        }
+                    }
+                    finally
+                    {
+                        foreach (var cell in open)
+                        {
+                            await cell.DisposeAsync();
+                        }
+                    }
+                }
+
+                repetitions.Add(repetition);
+            }
+        });
+        return (repetitions, refused);
+    }
+}
