@@ -1,4 +1,5 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Client;
 using RpcCompare.Bindings.Grpc.Tcp;
 using RpcCompare.Bindings.Grpc.Uds;
@@ -40,7 +41,14 @@ public sealed class RpcClientFactory : IDisposable
     }
 
     /// <summary>A factory with the client side of every binding in this build, each configured from <paramref name="options"/>.</summary>
-    public static RpcClientFactory CreateDefault(RpcClientOptions? options = null)
+    /// <param name="options">Message size and connect timeout for every binding.</param>
+    /// <param name="inProcServices">
+    /// The container the inproc binding takes implementations from: a host's, or your own
+    /// process's with its AddRpcService registrations, so any registered contract can be called
+    /// in-process through the same factory (the address is then ignored). Without it, inproc
+    /// serves RpcCompare's own contracts on the data root directory given as the address.
+    /// </param>
+    public static RpcClientFactory CreateDefault(RpcClientOptions? options = null, IServiceProvider? inProcServices = null)
     {
         options ??= new RpcClientOptions();
         var wcf = new WcfClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout };
@@ -53,7 +61,7 @@ public sealed class RpcClientFactory : IDisposable
             new GrpcTcpClientProvider(grpc),
             new GrpcUdsClientProvider(grpc),
             new PipesClientProvider(new PipesClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout }),
-            new InProcClientProvider(),
+            inProcServices is null ? new InProcClientProvider() : new InProcClientProvider(inProcServices),
         ]);
     }
 
@@ -68,9 +76,10 @@ public sealed class RpcClientFactory : IDisposable
     {
         BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
         var provider = _providers[binding];
-        if (!provider.Supports(typeof(TContract)))
+        var refusals = provider.Check(typeof(TContract));
+        if (refusals.Count > 0)
         {
-            throw new NotSupportedException($"Binding '{binding}' cannot carry {typeof(TContract).Name}.");
+            throw new NotSupportedException(new ContractNotCarriedException(refusals).Message);
         }
 
         return provider.Create<TContract>(address);

@@ -1,3 +1,5 @@
+using RpcCompare.Bindings.Carrying;
+
 namespace RpcCompare.Bindings;
 
 /// <summary>The client side of one binding: turns an address into a contract proxy.</summary>
@@ -5,8 +7,8 @@ public interface IBindingClientProvider
 {
     string Name { get; }
 
-    /// <summary>Whether this binding can carry <paramref name="contract"/>.</summary>
-    bool Supports(Type contract);
+    /// <summary>Why this binding cannot carry <paramref name="contract"/>; empty when it can (the server side refuses the same shapes).</summary>
+    IReadOnlyList<CarryRefusal> Check(Type contract);
 
     /// <summary>
     /// Returns a proxy for <typeparamref name="TContract"/>. The proxy implements

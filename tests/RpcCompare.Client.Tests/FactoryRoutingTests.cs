@@ -1,4 +1,5 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
@@ -50,7 +51,7 @@ public sealed class FactoryRoutingTests
 
         var error = Assert.Throws<NotSupportedException>(() => factory.Create<IPayloadService>(BindingNames.Pipes, "/tmp/x.sock"));
 
-        Assert.Equal("Binding 'pipes' cannot carry IPayloadService.", error.Message);
+        Assert.Equal("binding pipes cannot carry contract IPayloadService: a fake carries one contract", error.Message);
         Assert.Null(_pipes.LastAddress);
     }
 
@@ -154,7 +155,8 @@ public sealed class FactoryRoutingTests
 
         public int Disposed { get; private set; }
 
-        public bool Supports(Type contract) => contract == carries;
+        public IReadOnlyList<CarryRefusal> Check(Type contract) =>
+            contract == carries ? [] : [new CarryRefusal(Name, contract.Name, null, "a fake carries one contract")];
 
         public TContract Create<TContract>(string address)
             where TContract : class
@@ -192,7 +194,7 @@ public sealed class FactoryRoutingTests
 
         public (string Address, string? Variant) LastRequest { get; private set; }
 
-        public bool Supports(Type contract) => false;
+        public IReadOnlyList<CarryRefusal> Check(Type contract) => [new CarryRefusal(Name, contract.Name, null, "push only")];
 
         public TContract Create<TContract>(string address)
             where TContract : class => throw new NotSupportedException();

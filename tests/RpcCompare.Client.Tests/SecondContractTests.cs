@@ -30,6 +30,30 @@ public sealed class SecondContractTests
         Assert.Equal(new RpcServiceDescriptor(typeof(IGreeter), typeof(Greeter)), Assert.Single(services.GetServices<RpcServiceDescriptor>()));
     }
 
+    [Fact]
+    public async Task DefaultFactory_GivenAContainer_CallsAnyRegisteredContractInProcess()
+    {
+        await using var services = new ServiceCollection().AddRpcService<IGreeter, Greeter>().BuildServiceProvider();
+        using var factory = RpcClientFactory.CreateDefault(inProcServices: services);
+
+        var greeter = factory.Create<IGreeter>(BindingNames.InProc, "");
+
+        Assert.Same(services.GetRequiredService<IGreeter>(), greeter);
+        Assert.Equal("Hello, Ada", (await greeter.GreetAsync(new GreetRequest { Name = "Ada" })).Message);
+    }
+
+    [Fact]
+    public void DefaultFactory_WithoutAContainer_CarriesOnlyTheProductContractsInProcess()
+    {
+        using var factory = RpcClientFactory.CreateDefault();
+
+        var error = Assert.Throws<NotSupportedException>(() => factory.Create<IGreeter>(BindingNames.InProc, "/tmp"));
+
+        Assert.Equal(
+            "binding inproc cannot carry contract rpccompare.tests.Greeter (IGreeter): without a container (RpcClientFactory.CreateDefault(inProcServices: ...)) inproc serves only RpcCompare's own contracts",
+            error.Message);
+    }
+
     public static TheoryData<string> FrameworkBindings() => [.. BindingNames.All.Except([BindingNames.Pipes, BindingNames.InProc])];
 
     [Theory]
@@ -60,7 +84,7 @@ public sealed class SecondContractTests
 
         var error = Assert.Throws<NotSupportedException>(() => factory.Create<IGreeter>(BindingNames.Pipes, "/tmp/x.sock"));
 
-        Assert.Contains("cannot carry IGreeter", error.Message, StringComparison.Ordinal);
+        Assert.Equal("binding pipes cannot carry contract rpccompare.tests.Greeter (IGreeter): the pipes binding is the hand-written baseline for RpcCompare's own contracts", error.Message);
     }
 
     [ServiceContract(Name = "rpccompare.tests.Greeter", Namespace = "urn:rpccompare:tests")]

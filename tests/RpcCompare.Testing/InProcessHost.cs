@@ -34,9 +34,11 @@ public sealed class InProcessHost : IAsyncDisposable
     /// <param name="configureServices">More registrations, such as another contract (AddRpcService).</param>
     /// <param name="configurePush">Settings of publish/subscribe (every push binding), after the defaults.</param>
     /// <param name="configureGrpc">Settings of both gRPC bindings, after the defaults.</param>
+    /// <param name="bindings">The bindings to run (BindingNames); every one by default.</param>
     public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null,
-        Action<PushOptions>? configurePush = null, Action<GrpcBindingOptions>? configureGrpc = null)
+        Action<PushOptions>? configurePush = null, Action<GrpcBindingOptions>? configureGrpc = null, IReadOnlyCollection<string>? bindings = null)
     {
+        bool Runs(string binding) => bindings?.Contains(binding) ?? true;
         var directory = new TemporaryDirectory();
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
@@ -45,28 +47,64 @@ public sealed class InProcessHost : IAsyncDisposable
         builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"));
         builder.Services.AddPushServices(configurePush);
         configureServices?.Invoke(builder.Services);
-        builder.Services.AddPipesBinding(configure: o =>
+        if (Runs(BindingNames.Pipes))
         {
-            o.Path = Path.Combine(directory.FullPath, "pipes.sock");
-            o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
-            configurePipes?.Invoke(o);
-        });
-        builder.Services.AddWcfNetTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
-        builder.Services.AddWcfUdsBinding(configure: o =>
-            (o.Path, o.MaxMessageSize) = (directory.PathFor("wcf-uds"), maxMessageSize ?? o.MaxMessageSize));
-        builder.Services.AddWcfHttpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
-        builder.Services.AddGrpcTcpBinding(configure: o =>
+            builder.Services.AddPipesBinding(configure: o =>
+            {
+                o.Path = Path.Combine(directory.FullPath, "pipes.sock");
+                o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
+                configurePipes?.Invoke(o);
+            });
+        }
+
+        if (Runs(BindingNames.WcfNetTcp))
         {
-            o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
-            configureGrpc?.Invoke(o);
-        });
-        builder.Services.AddGrpcUdsBinding(configure: o =>
+            builder.Services.AddWcfNetTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
+        }
+
+        if (Runs(BindingNames.WcfUds))
         {
-            (o.Path, o.MaxMessageSize) = (directory.PathFor("grpc.sock"), maxMessageSize ?? o.MaxMessageSize);
-            configureGrpc?.Invoke(o);
-        });
+            builder.Services.AddWcfUdsBinding(configure: o =>
+                (o.Path, o.MaxMessageSize) = (directory.PathFor("wcf-uds"), maxMessageSize ?? o.MaxMessageSize));
+        }
+
+        if (Runs(BindingNames.WcfHttp))
+        {
+            builder.Services.AddWcfHttpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
+        }
+
+        if (Runs(BindingNames.GrpcTcp))
+        {
+            builder.Services.AddGrpcTcpBinding(configure: o =>
+            {
+                o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize;
+                configureGrpc?.Invoke(o);
+            });
+        }
+
+        if (Runs(BindingNames.GrpcUds))
+        {
+            builder.Services.AddGrpcUdsBinding(configure: o =>
+            {
+                (o.Path, o.MaxMessageSize) = (directory.PathFor("grpc.sock"), maxMessageSize ?? o.MaxMessageSize);
+                configureGrpc?.Invoke(o);
+            });
+        }
+
         var host = builder.Build();
-        await host.StartAsync().Bounded();
+        try
+        {
+            await host.StartAsync().Bounded();
+        }
+        catch
+        {
+            // A binding that refused to start leaves the others listening: stop them too.
+            await host.StopAsync().Bounded();
+            host.Dispose();
+            directory.Dispose();
+            throw;
+        }
+
         return new InProcessHost(directory, host);
     }
 

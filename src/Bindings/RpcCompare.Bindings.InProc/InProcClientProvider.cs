@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.InProc;
@@ -28,9 +29,20 @@ public sealed class InProcClientProvider : IBindingClientProvider
 
     public string Name => BindingNames.InProc;
 
-    public bool Supports(Type contract) => _services is null
-        ? s_ownContracts.Contains(contract)
-        : _services.GetServices<RpcServiceDescriptor>().Any(d => d.Contract == contract);
+    public IReadOnlyList<CarryRefusal> Check(Type contract)
+    {
+        ArgumentNullException.ThrowIfNull(contract);
+        if (_services is null)
+        {
+            return s_ownContracts.Contains(contract)
+                ? []
+                : [CarryRefusal.OfContract(Name, contract, "without a container (RpcClientFactory.CreateDefault(inProcServices: ...)) inproc serves only RpcCompare's own contracts")];
+        }
+
+        return _services.GetServices<RpcServiceDescriptor>().Any(d => d.Contract == contract)
+            ? CarryRules.Everything.Check(Name, contract)
+            : [CarryRefusal.OfContract(Name, contract, "no implementation of it is registered (AddRpcService) in the container inproc was given")];
+    }
 
     public TContract Create<TContract>(string address)
         where TContract : class

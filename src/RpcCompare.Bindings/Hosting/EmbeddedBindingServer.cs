@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings.Carrying;
 
 namespace RpcCompare.Bindings.Hosting;
 
@@ -36,8 +37,12 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
     /// <summary>The contracts the host serves (AddRpcService), which this binding exposes.</summary>
     protected IReadOnlyList<RpcServiceDescriptor> Services => [.. HostServices.GetServices<RpcServiceDescriptor>()];
 
+    /// <summary>What this binding carries; checked for every registered contract before it listens.</summary>
+    protected virtual CarryRules Carries => CarryRules.Everything;
+
     public async Task StartAsync(CancellationToken cancellationToken)
     {
+        Carries.ThrowUnlessCarried(Name, Services.Select(static s => s.Contract));
         var hosts = Build();
         foreach (var host in hosts)
         {

@@ -161,7 +161,7 @@ public sealed class PipeClientFaultTests
 
         var notCarried = Assert.Throws<NotSupportedException>(() => provider.Create<IDisposable>("/tmp/x.sock"));
 
-        Assert.Equal("The pipes binding is hand-written for RpcCompare's own contracts and cannot carry IDisposable.", notCarried.Message);
+        Assert.Equal("binding pipes cannot carry contract IDisposable: the pipes binding is the hand-written baseline for RpcCompare's own contracts", notCarried.Message);
         Assert.Throws<ArgumentException>(() => provider.Create<IFileService>(""));
     }
 

@@ -18,7 +18,12 @@ internal sealed class TestPipeServer : IAsyncDisposable
     private readonly ServiceProvider _services;
 
     // configurePush: when given, the host also serves publish/subscribe, with these settings.
-    public TestPipeServer(Action<PipesBindingOptions>? configure = null, IConfiguration? configuration = null, Action<PushOptions>? configurePush = null)
+    // registerContracts: what the host serves instead of the recording product services.
+    public TestPipeServer(
+        Action<PipesBindingOptions>? configure = null,
+        IConfiguration? configuration = null,
+        Action<PushOptions>? configurePush = null,
+        Action<IServiceCollection>? registerContracts = null)
     {
         var collection = new ServiceCollection().AddLogging();
         Log.AddTo(collection);
@@ -27,7 +32,15 @@ internal sealed class TestPipeServer : IAsyncDisposable
             collection.AddPushServices(configurePush);
         }
 
-        collection.AddSingleton<IFileService>(Services).AddSingleton<ICallShapeService>(Services).AddSingleton<IPayloadService>(Services);
+        if (registerContracts is null)
+        {
+            collection.AddSingleton<IFileService>(Services).AddSingleton<ICallShapeService>(Services).AddSingleton<IPayloadService>(Services);
+        }
+        else
+        {
+            registerContracts(collection);
+        }
+
         collection.AddPipesBinding(configuration, o =>
         {
             o.Path = _directory.PathFor("pipes.sock");
@@ -55,9 +68,12 @@ internal sealed class TestPipeServer : IAsyncDisposable
 
     public IEnumerable<IHostedService> HostedServices => _services.GetServices<IHostedService>();
 
-    public static async Task<TestPipeServer> StartAsync(Action<PipesBindingOptions>? configure = null, Action<PushOptions>? configurePush = null)
+    public static async Task<TestPipeServer> StartAsync(
+        Action<PipesBindingOptions>? configure = null,
+        Action<PushOptions>? configurePush = null,
+        Action<IServiceCollection>? registerContracts = null)
     {
-        var server = new TestPipeServer(configure, configurePush: configurePush);
+        var server = new TestPipeServer(configure, configurePush: configurePush, registerContracts: registerContracts);
         await server.Hosted.StartAsync(CancellationToken.None).Bounded();
         return server;
     }

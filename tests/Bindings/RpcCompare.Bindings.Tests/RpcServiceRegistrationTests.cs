@@ -1,4 +1,6 @@
+using System.ServiceModel;
 using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Tests;
 
@@ -39,19 +41,54 @@ public sealed class RpcServiceRegistrationTests
     }
 
     [Fact]
+    public void AnInterfaceWcfCannotRead_IsRefusedAtRegistration_WithWcfsReason()
+    {
+        var services = new ServiceCollection();
+
+        var error = Assert.Throws<ContractLoadException>(() => services.AddRpcService<INotAContract, NotAContract>());
+
+        Assert.Equal(typeof(INotAContract), error.Contract);
+        Assert.Contains("that type is not a ServiceContract", error.Reason, StringComparison.Ordinal);
+        Assert.Empty(services);
+    }
+
+    [Fact]
+    public void TheDescriptor_DescribesItsContract()
+    {
+        var descriptor = new RpcServiceDescriptor(typeof(IGreeter), typeof(Greeter));
+
+        Assert.Equal("Greet", Assert.Single(descriptor.Description.Operations).Name);
+    }
+
+    [Fact]
     public void NoServiceCollection_IsAProgrammingError()
     {
         Assert.Throws<ArgumentNullException>(() => RpcServiceCollectionExtensions.AddRpcService<IGreeter, Greeter>(null!));
     }
 
+    [ServiceContract]
     public interface IGreeter
     {
+        [OperationContract]
         string Greet(string name);
     }
 
+    [ServiceContract]
     public interface IClock
     {
+        [OperationContract]
         long Now();
+    }
+
+    /// <summary>No [ServiceContract]: WCF's loader refuses it.</summary>
+    public interface INotAContract
+    {
+        long Now();
+    }
+
+    public sealed class NotAContract : INotAContract
+    {
+        public long Now() => 0;
     }
 
     public sealed class Greeter : IGreeter

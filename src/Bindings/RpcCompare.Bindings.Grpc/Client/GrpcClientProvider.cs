@@ -4,7 +4,7 @@ using Grpc.Core.Interceptors;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
 using ProtoBuf.Grpc.Client;
-using ProtoBuf.Grpc.Configuration;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Push;
 
@@ -29,10 +29,19 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
 
     protected GrpcClientOptions Options { get; }
 
-    public bool Supports(Type contract) => BinderConfiguration.Default.Binder.IsServiceContract(contract, out _);
+    /// <summary>What this binding carries (the server applies the same rules).</summary>
+    public IReadOnlyList<CarryRefusal> Check(Type contract) => GrpcCarryRules.Instance.Check(Name, contract);
 
     public TContract Create<TContract>(string address)
-        where TContract : class => Invoker(address).CreateGrpcService<TContract>();
+        where TContract : class
+    {
+        if (Check(typeof(TContract)) is { Count: > 0 } refusals)
+        {
+            throw new ContractNotCarriedException(refusals);
+        }
+
+        return Invoker(address).CreateGrpcService<TContract>();
+    }
 
     /// <summary>grpc.health.v1.Health/Check over the same channel the contract proxies use.</summary>
     public async Task<string> CheckHealthAsync(string address, string service, CancellationToken cancellationToken = default)

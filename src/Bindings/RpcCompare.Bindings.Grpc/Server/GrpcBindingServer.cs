@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using ProtoBuf.Grpc.Server;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.Bindings.Hosting;
@@ -34,6 +35,8 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
     {
         _options = options;
     }
+
+    protected override CarryRules Carries => GrpcCarryRules.Instance;
 
     /// <summary>Every gRPC service served, as routed, listed by reflection and answered for by health.</summary>
     public IReadOnlyList<string> ServiceNames => [.. ServedServices().Select(s => s.FullName)];

@@ -1,6 +1,7 @@
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Pipes.Push;
 using RpcCompare.Bindings.Push;
-using RpcCompare.Contracts;
+using RpcCompare.Bindings.Pipes.Server;
 
 namespace RpcCompare.Bindings.Pipes.Client;
 
@@ -16,16 +17,16 @@ public sealed class PipesClientProvider : IBindingClientProvider, IPushClientPro
 
     public string Name => BindingNames.Pipes;
 
-    public bool Supports(Type contract) =>
-        contract == typeof(IFileService) || contract == typeof(ICallShapeService) || contract == typeof(IPayloadService);
+    public IReadOnlyList<CarryRefusal> Check(Type contract) => PipeDispatcher.Carries(contract)
+        ? []
+        : [CarryRefusal.OfContract(Name, contract, "the pipes binding is the hand-written baseline for RpcCompare's own contracts")];
 
     public TContract Create<TContract>(string address)
         where TContract : class
     {
-        if (!Supports(typeof(TContract)))
+        if (Check(typeof(TContract)) is [var refusal, ..])
         {
-            throw new NotSupportedException(
-                $"The pipes binding is hand-written for RpcCompare's own contracts and cannot carry {typeof(TContract).Name}.");
+            throw new NotSupportedException(refusal.ToString());
         }
 
         ArgumentException.ThrowIfNullOrEmpty(address);

@@ -77,6 +77,11 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         Address = path;
         _acceptLoop = AcceptLoopAsync(path, _stopping.Token);
         PipeServerLog.Listening(_logger, Name, path);
+        if (_dispatcher.NotCarried.Count > 0)
+        {
+            PipeServerLog.ContractsNotCarried(_logger, string.Join(", ", _dispatcher.NotCarried));
+        }
+
         return Task.CompletedTask;
     }
 

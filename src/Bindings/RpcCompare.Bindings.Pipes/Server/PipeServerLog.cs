@@ -31,6 +31,9 @@ internal static partial class PipeServerLog
     [LoggerMessage(10, LogLevel.Warning, "The pipes server is serving its limit of {MaxConnections} connections (Pipes:MaxConnections); refusing new ones until some close")]
     public static partial void ConnectionLimitReached(ILogger logger, int maxConnections);
 
+    [LoggerMessage(11, LogLevel.Information, "The pipes binding is the hand-written baseline for RpcCompare's own contracts; it does not carry {Contracts}")]
+    public static partial void ContractsNotCarried(ILogger logger, string contracts);
+
     [LoggerMessage(8, LogLevel.Error, "Accepting a pipe connection failed; retrying")]
     public static partial void AcceptFailed(ILogger logger, Exception exception);
 }

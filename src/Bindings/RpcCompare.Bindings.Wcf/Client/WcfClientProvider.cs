@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Push;
 using RpcCompare.Contracts.Push;
@@ -27,7 +28,10 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
 
     protected WcfClientOptions Options { get; }
 
-    public bool Supports(Type contract) => WcfEndpoints.IsServiceContract(contract);
+    /// <summary>What this binding carries (the server applies the same rules).</summary>
+    internal virtual CarryRules Carries => WcfCarryRules.Sessionful;
+
+    public IReadOnlyList<CarryRefusal> Check(Type contract) => Carries.Check(Name, contract);
 
     public TContract Create<TContract>(string address)
         where TContract : class

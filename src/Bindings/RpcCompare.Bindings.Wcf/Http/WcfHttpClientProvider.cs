@@ -1,5 +1,6 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Client;
 using RpcCompare.Bindings.Wcf.Push.LongPoll;
@@ -27,6 +28,8 @@ public sealed class WcfHttpClientProvider : WcfClientProvider, IPushClientProvid
     }
 
     public override string Name => BindingNames.WcfHttp;
+
+    internal override CarryRules Carries => WcfCarryRules.BasicHttp;
 
     protected override Binding CreateBinding()
     {

@@ -6,6 +6,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Wcf.Push.LongPoll;
 using RpcCompare.Bindings.Wcf.Server;
@@ -28,6 +29,8 @@ internal sealed class WcfHttpServer : KestrelBindingServer
     }
 
     public override string Name => BindingNames.WcfHttp;
+
+    protected override CarryRules Carries => WcfCarryRules.BasicHttp;
 
     /// <summary>The binding both sides use: text SOAP 1.1, no security, buffered, quotas from the options.</summary>
     public static BasicHttpBinding CreateBinding(int maxMessageSize)

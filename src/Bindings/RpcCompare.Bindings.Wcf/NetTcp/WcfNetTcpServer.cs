@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Wcf.Server;
 
@@ -25,6 +26,8 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
     }
 
     public override string Name => BindingNames.WcfNetTcp;
+
+    protected override CarryRules Carries => WcfCarryRules.Sessionful;
 
     /// <summary>The binding both sides use: binary encoding, SecurityMode.None, quotas from the options.</summary>
     public static NetTcpBinding CreateBinding(int maxMessageSize)

@@ -2,6 +2,7 @@ using CoreWCF;
 using CoreWCF.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Wcf.Server;
 
@@ -31,6 +32,8 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
     }
 
     public override string Name => BindingNames.WcfUds;
+
+    protected override CarryRules Carries => WcfCarryRules.Sessionful;
 
     private string Directory => _options.Path is { Length: > 0 } path && System.IO.Path.IsPathRooted(path)
         ? path

@@ -1,3 +1,4 @@
+using System.ServiceModel;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
@@ -7,8 +8,10 @@ using RpcCompare.Bindings.Hosting;
 
 namespace RpcCompare.Bindings.Tests.Hosting;
 
+[ServiceContract]
 public interface IGreeter
 {
+    [OperationContract]
     string Greet(string name);
 }
 

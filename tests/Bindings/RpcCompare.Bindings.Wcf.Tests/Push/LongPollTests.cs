@@ -91,10 +91,11 @@ public sealed class LongPollTests : IAsyncLifetime
     public async Task SecondPoll_WhileOneWaits_IsRefused()
     {
         var session = await OpenSessionAsync();
-        var waiting = _http.GetAsync($"push/sessions/{session}/poll?wait=5");
+        var waiting = _http.GetAsync($"push/sessions/{session}/poll?wait=8");
 
         // Until the first poll is registered a quick poll is simply answered (empty); from then on it is refused.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(4));
+        // The first poll outlasts this bound, which leaves room for a machine busy with other test classes.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(7));
         HttpResponseMessage second;
         while ((second = await _http.GetAsync($"push/sessions/{session}/poll?wait=0", timeout.Token)).StatusCode == HttpStatusCode.OK)
         {

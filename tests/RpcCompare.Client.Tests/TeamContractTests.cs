@@ -1,0 +1,76 @@
+using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.Carrying;
+using RpcCompare.ContractCorpus;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Client.Tests;
+
+/// <summary>
+/// Contracts written as WCF's samples and templates write them, hosted beside the product's own:
+/// every binding carries them or the host refuses to start, naming binding, operation, contract
+/// and reason; never a first-call surprise.
+/// </summary>
+public sealed class TeamContractTests
+{
+    private static readonly string[] WcfAndPipes = [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp, BindingNames.Pipes];
+
+    public static TheoryData<string> WcfBindings() => [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp];
+
+    [Fact]
+    public async Task HostWithTheCalculator_AndGrpc_RefusesToStart_NamingEveryOperation()
+    {
+        var error = await Assert.ThrowsAsync<ContractNotCarriedException>(() =>
+            InProcessHost.StartAsync(configureServices: s => s.AddRpcService<ICalculator, Calculator>(), bindings: [BindingNames.GrpcTcp]));
+
+        Assert.Equal(
+            ["Add", "Divide", "Multiply", "Subtract"],
+            error.Refusals.Select(r => r.Operation).Distinct().Order());
+        Assert.All(error.Refusals, r => Assert.Equal((BindingNames.GrpcTcp, "ICalculator"), (r.Binding, r.Contract)));
+        Assert.Contains(
+            "binding grpc-tcp cannot carry operation Add of contract ICalculator: it takes 2 parameters (n1, n2); this gRPC binding (protobuf-net.Grpc) carries one data contract as the request and one as the reply",
+            error.Message.Split(Environment.NewLine).Select(l => l.Trim()));
+    }
+
+    [Theory]
+    [MemberData(nameof(WcfBindings))]
+    public async Task Calculator_AnswersOnTheWcfBindings_BesidePipes(string binding)
+    {
+        await using var host = await InProcessHost.StartAsync(configureServices: s => s.AddRpcService<ICalculator, Calculator>(), bindings: WcfAndPipes);
+        using var factory = RpcClientFactory.CreateDefault();
+        var calculator = factory.Create<ICalculator>(binding, host.Address(binding));
+
+        Assert.Equal((5.0, -1.0, 6.0, 1.5), (calculator.Add(2, 3), calculator.Subtract(2, 3), calculator.Multiply(2, 3), calculator.Divide(3, 2)));
+        await RpcClientFactory.ReleaseAsync(calculator);
+    }
+
+    [Fact]
+    public async Task ServiceLibraryTemplate_AnswersOnWcf_AndGrpcSaysWhyNot()
+    {
+        await using var host = await InProcessHost.StartAsync(configureServices: s => s.AddRpcService<IService1, Service1>(), bindings: [BindingNames.WcfNetTcp]);
+        using var factory = RpcClientFactory.CreateDefault();
+        var service = factory.Create<IService1>(BindingNames.WcfNetTcp, host.Address(BindingNames.WcfNetTcp));
+
+        Assert.Equal("You entered: 7", service.GetData(7));
+        Assert.Equal("Hello Suffix", service.GetDataUsingDataContract(new CompositeType()).StringValue);
+        await RpcClientFactory.ReleaseAsync(service);
+
+        var refused = Assert.Throws<NotSupportedException>(() => factory.Create<IService1>(BindingNames.GrpcUds, "/tmp/none.sock"));
+        Assert.Equal(
+            [
+                "binding grpc-uds cannot carry operation GetData of contract IService1: its parameter value is int, not a data contract; this gRPC binding (protobuf-net.Grpc) carries one data contract as the request and one as the reply",
+                "binding grpc-uds cannot carry operation GetData of contract IService1: it returns string, not a data contract; this gRPC binding (protobuf-net.Grpc) carries one data contract as the request and one as the reply",
+                "binding grpc-uds cannot carry operation GetDataUsingDataContract of contract IService1: data contract CompositeType has members without distinct Orders of 1 or more (BoolValue, StringValue); protobuf-net would leave them off the wire",
+            ],
+            refused.Message.Split(Environment.NewLine).Skip(1).Select(l => l.Trim()));
+    }
+
+    [Fact]
+    public async Task TeamContractOnly_InProcess_ThroughTheFactory()
+    {
+        await using var services = new ServiceCollection().AddRpcService<ICalculator, Calculator>().BuildServiceProvider();
+        using var factory = RpcClientFactory.CreateDefault(inProcServices: services);
+
+        Assert.Equal(5.0, factory.Create<ICalculator>(BindingNames.InProc, "").Add(2, 3));
+    }
+}

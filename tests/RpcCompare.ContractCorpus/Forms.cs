@@ -1,0 +1,55 @@
+using System.ServiceModel;
+
+namespace RpcCompare.ContractCorpus;
+
+/// <summary>One operation in a synchronous and a Task form: WCF merges them (and CoreWCF refuses to serve that).</summary>
+[ServiceContract(Namespace = "urn:corpus:forms")]
+public interface ISyncAndTaskForms
+{
+    [OperationContract]
+    int Add(int a, int b);
+
+    [OperationContract]
+    Task<int> AddAsync(int a, int b);
+}
+
+/// <summary>ValueTask forms, which WCF does not know, and a cancellation token, which is not data.</summary>
+[ServiceContract(Namespace = "urn:corpus:forms")]
+public interface IValueTaskForms
+{
+    [OperationContract]
+    ValueTask<int> AddAsync(int a, int b, CancellationToken cancellationToken);
+
+    [OperationContract]
+    ValueTask ClearAsync();
+
+    [OperationContract]
+    int Multiply(int a, int b);
+
+    [OperationContract]
+    ValueTask<int> MultiplyAsync(int a, int b);
+
+    [OperationContract(Name = "Renamed")]
+    ValueTask<string> EchoAsync(string text);
+}
+
+/// <summary>A ValueTask method whose logical name clashes with another operation of a different signature.</summary>
+[ServiceContract(Namespace = "urn:corpus:forms")]
+public interface IValueTaskClash
+{
+    [OperationContract]
+    int Add(int a, int b);
+
+    [OperationContract]
+    ValueTask<long> AddAsync(long a, long b);
+}
+
+/// <summary>Begin/End, the .NET Framework 2.0 asynchronous pattern.</summary>
+[ServiceContract(Namespace = "urn:corpus:forms")]
+public interface IAsyncPattern
+{
+    [OperationContract(AsyncPattern = true)]
+    IAsyncResult BeginLookup(string key, AsyncCallback callback, object state);
+
+    string EndLookup(IAsyncResult result);
+}
