@@ -1,3 +1,4 @@
+using System.ServiceModel;
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Carrying;
@@ -63,6 +64,25 @@ public sealed class TeamContractTests
                 "binding grpc-uds cannot carry operation GetDataUsingDataContract of contract IService1: data contract CompositeType has members without distinct Orders of 1 or more (BoolValue, StringValue); protobuf-net would leave them off the wire",
             ],
             refused.Message.Split(Environment.NewLine).Skip(1).Select(l => l.Trim()));
+    }
+
+    [Theory]
+    [MemberData(nameof(WcfBindings))]
+    public async Task TypedFault_TheServiceThrows_ReachesTheWcfClientWithItsDetail(string binding)
+    {
+        await using var host = await InProcessHost.StartAsync(configureServices: s => s.AddRpcService<IOrderService, OrderService>(), bindings: [binding]);
+        using var factory = RpcClientFactory.CreateDefault();
+        var orders = factory.Create<IOrderService>(binding, host.Address(binding));
+        Order Of(int quantity) => new() { Customer = "Ada", Lines = [new OrderLine { Sku = "A-1", Quantity = 2 }, new OrderLine { Sku = "B-2", Quantity = quantity }] };
+
+        var id = await orders.PlaceOrderAsync(Of(1)).Bounded();
+        var fault = await Assert.ThrowsAsync<FaultException<OrderFault>>(() => orders.PlaceOrderAsync(Of(0))).Bounded();
+        var next = await orders.PlaceOrderAsync(Of(3)).Bounded();
+
+        Assert.Equal(("quantity must be at least 1", "B-2"), (fault.Detail.Reason, fault.Detail.Sku));
+        Assert.Equal("invalid order line", fault.Reason.ToString());
+        Assert.Equal(id + 1, next);
+        await RpcClientFactory.ReleaseAsync(orders);
     }
 
     [Fact]

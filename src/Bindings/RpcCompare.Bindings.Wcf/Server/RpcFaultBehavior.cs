@@ -10,9 +10,11 @@ namespace RpcCompare.Bindings.Wcf.Server;
 /// <summary>
 /// Sends a refusal the service threw (<see cref="RpcServiceException"/>) as the typed
 /// FaultException&lt;RpcFault&gt; every operation declares with [FaultContract], so a WCF client
-/// of any kind gets the code and message; other exceptions keep CoreWCF's default handling.
+/// of any kind gets the code and message; a System.ServiceModel FaultException&lt;T&gt; the
+/// contract declares goes out as that typed fault (<see cref="DeclaredFaults"/>); other
+/// exceptions keep CoreWCF's default handling.
 /// </summary>
-internal sealed class RpcFaultBehavior : IServiceBehavior, IErrorHandler
+internal sealed class RpcFaultBehavior(DeclaredFaults declared) : IServiceBehavior, IErrorHandler
 {
     public void AddBindingParameters(ServiceDescription serviceDescription, ServiceHostBase serviceHostBase, Collection<ServiceEndpoint> endpoints, BindingParameterCollection bindingParameters)
     {
@@ -30,11 +32,17 @@ internal sealed class RpcFaultBehavior : IServiceBehavior, IErrorHandler
     {
     }
 
-    // A refusal is an answer, not a server error: nothing to log.
-    public bool HandleError(Exception error) => error is RpcServiceException;
+    // A refusal or a declared fault is an answer, not a server error: nothing to log.
+    public bool HandleError(Exception error) => error is RpcServiceException || declared.IsDeclared(error);
 
     public void ProvideFault(Exception error, MessageVersion version, ref Message fault)
     {
+        if (declared.ToCoreWcf(error) is { } typed)
+        {
+            fault = Message.CreateMessage(version, typed.CreateMessageFault(), typed.Action);
+            return;
+        }
+
         if (error is not RpcServiceException refusal)
         {
             return;

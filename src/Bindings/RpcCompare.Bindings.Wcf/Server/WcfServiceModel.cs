@@ -39,6 +39,7 @@ internal static class WcfServiceModel
             WcfPushEndpoints.AddServices(services, hostServices.GetRequiredService<TopicRegistry>(), endpoints.Where(e => e.IsPush));
         }
 
+        services.AddSingleton<DeclaredFaults>();
         services.AddSingleton<IServiceBehavior, RpcFaultBehavior>();
     }
 
