@@ -3,14 +3,14 @@
 # project, runs the test projects its stryker-config.json names against every mutant, and prints
 # one table. Exits 1 when a project scores below its config's "break" threshold.
 # Usage: tests/mutation.sh [PROJECT_DIR ...]     (default: every project with a stryker-config.json)
-#        tests/mutation.sh --ci                  (what .ci/run checks: src/RpcCompare.Service)
+#        tests/mutation.sh --ci                  (what .ci/run checks: the service and the contract model)
 # Reports (HTML, JSON, Markdown) stay under each project's StrykerOutput/ (git-ignored).
 # docs/testing.md says how the suite is organised and the scores last measured.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
-ci_projects=(src/RpcCompare.Service)
+ci_projects=(src/RpcCompare.Service src/RpcCompare.Description)
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
   sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 0

@@ -26,7 +26,8 @@ public static class ContractLoader
         return Loaded.GetOrAdd(contract, static c => new Lazy<ServiceContractDescription>(() => Read(c))).Value;
     }
 
-    private static ServiceContractDescription Read(Type contract)
+    /// <summary>Reads without the cache (the tests read each contract fresh, so a fault in reading cannot hide behind a cached result).</summary>
+    internal static ServiceContractDescription Read(Type contract)
     {
         if (!contract.IsInterface)
         {

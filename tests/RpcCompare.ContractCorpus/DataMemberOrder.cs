@@ -124,3 +124,18 @@ public class AttributedOnPlain : PlainOldObject
     [DataMember]
     public int Extra { get; set; }
 }
+
+/// <summary>A data contract with no members (protobuf: an empty message).</summary>
+[DataContract]
+public class NoMembers
+{
+}
+
+/// <summary>[KnownType] naming a method that does not exist.</summary>
+[DataContract]
+[KnownType("Missing")]
+public class MissingKnownTypeMethod
+{
+    [DataMember]
+    public int Value { get; set; }
+}

@@ -53,3 +53,28 @@ public interface IAsyncPattern
 
     string EndLookup(IAsyncResult result);
 }
+
+/// <summary>ValueTask methods whose names do not end in Async, or whose result part is named.</summary>
+[ServiceContract(Namespace = "urn:corpus:forms")]
+public interface IValueTaskNames
+{
+    [OperationContract]
+    ValueTask<int> Compute(int a);
+
+    [OperationContract]
+    [return: MessageParameter(Name = "sum")]
+    ValueTask<int> TotalAsync(int a);
+
+    [OperationContract(Action = "urn:corpus:explicit")]
+    ValueTask<int> ExplicitAsync(int a);
+}
+
+/// <summary>Begin/End with an out parameter on the End method.</summary>
+[ServiceContract(Namespace = "urn:corpus:forms")]
+public interface IAsyncPatternWithOut
+{
+    [OperationContract(AsyncPattern = true)]
+    IAsyncResult BeginSplit(int value, AsyncCallback callback, object state);
+
+    int EndSplit(out int remainder, IAsyncResult result);
+}

@@ -43,3 +43,11 @@ public interface IStreamedFiles
     [OperationContract]
     Task<Stream> DownloadLatestAsync();
 }
+
+/// <summary>A stream beside another parameter: WCF loads it (CoreWCF refuses it when the endpoint starts).</summary>
+[ServiceContract(Namespace = "urn:corpus:files")]
+public interface IStreamBesideAParameter
+{
+    [OperationContract]
+    void Store(string name, Stream data);
+}

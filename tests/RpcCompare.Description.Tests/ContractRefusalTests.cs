@@ -15,7 +15,7 @@ public class ContractRefusalTests
     [InlineData(typeof(ContractClass), "a service contract must be an interface.")]
     public void Refused_WithWcfsReason(Type contract, string reason)
     {
-        var error = Assert.Throws<ContractLoadException>(() => ContractLoader.Load(contract));
+        var error = Assert.Throws<ContractLoadException>(() => ContractLoader.Read(contract));
 
         Assert.Equal(contract, error.Contract);
         Assert.Contains(reason, error.Reason, StringComparison.Ordinal);

@@ -8,16 +8,16 @@ public class ContractShapeTests
     [Fact]
     public void DeclaredFault_HasWcfsNameAndAction()
     {
-        var fault = Assert.Single(ContractLoader.Load(typeof(IOrderService)).Operation("PlaceOrder").Faults);
+        var fault = Assert.Single(ContractLoader.Read(typeof(IOrderService)).Operation("PlaceOrder").Faults);
 
         Assert.Equal(new FaultDescription(typeof(OrderFault), "OrderFaultFault", "urn:corpus:orders", "urn:corpus:orders/IOrderService/PlaceOrderOrderFaultFault"), fault);
-        Assert.Empty(ContractLoader.Load(typeof(IOrderService)).Operation("CancelOrder").Faults);
+        Assert.Empty(ContractLoader.Read(typeof(IOrderService)).Operation("CancelOrder").Faults);
     }
 
     [Fact]
     public void InheritedOperations_ComeFirst_AndKeepTheirContractsActions()
     {
-        var shapes = ContractLoader.Load(typeof(IShapes));
+        var shapes = ContractLoader.Read(typeof(IShapes));
 
         Assert.Equal("Area", shapes.Operations[0].Name);
         Assert.Equal(typeof(IBaseShapes), shapes.Operations[0].DeclaringContract);
@@ -29,19 +29,19 @@ public class ContractShapeTests
     [Fact]
     public void ServiceKnownTypes_ApplyFromTheContractAndTheOperation()
     {
-        var shapes = ContractLoader.Load(typeof(IShapes));
+        var shapes = ContractLoader.Read(typeof(IShapes));
 
         Assert.Equal([typeof(Triangle)], shapes.Operation("Largest").KnownTypes);
         Assert.Equal([typeof(Hexagon), typeof(Triangle)], shapes.Operation("Scale").KnownTypes.OrderBy(t => t.Name));
         // WCF applies a contract's [ServiceKnownType] to the operations it inherits as well.
         Assert.Equal([typeof(Triangle)], shapes.Operation("Area").KnownTypes);
-        Assert.Empty(ContractLoader.Load(typeof(IBaseShapes)).Operation("Area").KnownTypes);
+        Assert.Empty(ContractLoader.Read(typeof(IBaseShapes)).Operation("Area").KnownTypes);
     }
 
     [Fact]
     public void CallbackContract_IsDescribedApart_WithItsSession()
     {
-        var chat = ContractLoader.Load(typeof(IChat));
+        var chat = ContractLoader.Read(typeof(IChat));
 
         Assert.Equal(SessionMode.Required, chat.SessionMode);
         Assert.Equal(typeof(IChatCallback), chat.CallbackContractType);
@@ -56,7 +56,7 @@ public class ContractShapeTests
     [Fact]
     public void ContractWithoutCallback_HasNone()
     {
-        var calculator = ContractLoader.Load(typeof(ICalculator));
+        var calculator = ContractLoader.Read(typeof(ICalculator));
 
         Assert.Null(calculator.CallbackContractType);
         Assert.Empty(calculator.CallbackOperations);

@@ -10,8 +10,8 @@ public class DataContractLayoutTests
     [Fact]
     public void DocumentationExample_IsInDataContractSerializersOrder()
     {
-        var derived = DataContractLayout.Of(typeof(DerivedType));
-        var baseType = DataContractLayout.Of(typeof(BaseType));
+        var derived = DataContractLayout.Describe(typeof(DerivedType));
+        var baseType = DataContractLayout.Describe(typeof(BaseType));
 
         Assert.Equal(typeof(BaseType), derived.BaseType);
         Assert.Null(baseType.BaseType);
@@ -22,15 +22,15 @@ public class DataContractLayoutTests
     [Fact]
     public void FieldNumbers_AreCountedPerLevel_WhenOrderIsIncomplete()
     {
-        Assert.Equal([1, 2, 3, 4, 5, 6], DataContractLayout.Of(typeof(DerivedType)).Members.Select(m => m.FieldNumber));
-        Assert.Equal([1], DataContractLayout.Of(typeof(BaseType)).Members.Select(m => m.FieldNumber));
-        Assert.False(DataContractLayout.Of(typeof(DerivedType)).IsNumberedByOrder);
+        Assert.Equal([1, 2, 3, 4, 5, 6], DataContractLayout.Describe(typeof(DerivedType)).Members.Select(m => m.FieldNumber));
+        Assert.Equal([1], DataContractLayout.Describe(typeof(BaseType)).Members.Select(m => m.FieldNumber));
+        Assert.False(DataContractLayout.Describe(typeof(DerivedType)).IsNumberedByOrder);
     }
 
     [Fact]
     public void ServiceLibraryTemplate_NumbersItsUnorderedMembersByName()
     {
-        var composite = DataContractLayout.Of(typeof(CompositeType));
+        var composite = DataContractLayout.Describe(typeof(CompositeType));
 
         Assert.Equal([("BoolValue", 1), ("StringValue", 2)], composite.Members.Select(m => (m.Name, m.FieldNumber)));
         Assert.Equal(DataTypeKind.DataContract, composite.Kind);
@@ -41,7 +41,7 @@ public class DataContractLayoutTests
     [Fact]
     public void FullyOrderedMembers_KeepTheirOrderAsFieldNumbers()
     {
-        var ordered = DataContractLayout.Of(typeof(FullyOrdered));
+        var ordered = DataContractLayout.Describe(typeof(FullyOrdered));
 
         Assert.Equal([("First", 1), ("Second", 2), ("Fifth", 5)], ordered.Members.Select(m => (m.Name, m.FieldNumber)));
         Assert.True(ordered.IsNumberedByOrder);
@@ -50,16 +50,23 @@ public class DataContractLayoutTests
     [Fact]
     public void ProductContracts_KeepTheirWire()
     {
-        var request = DataContractLayout.Of(typeof(WriteAtRequest));
+        var request = DataContractLayout.Describe(typeof(WriteAtRequest));
 
         Assert.True(request.IsNumberedByOrder);
         Assert.All(request.Members, m => Assert.Equal(m.Order, m.FieldNumber));
     }
 
     [Fact]
+    public void NoMembers_IsNotNumberedByOrder()
+    {
+        Assert.False(DataContractLayout.Describe(typeof(NoMembers)).IsNumberedByOrder);
+        Assert.Empty(DataContractLayout.Describe(typeof(NoMembers)).Members);
+    }
+
+    [Fact]
     public void SharedOrder_IsNumberedOneToN_ByName()
     {
-        var shared = DataContractLayout.Of(typeof(SharedOrder));
+        var shared = DataContractLayout.Describe(typeof(SharedOrder));
 
         Assert.Equal([("A", 1), ("B", 2)], shared.Members.Select(m => (m.Name, m.FieldNumber)));
         Assert.False(shared.IsNumberedByOrder);
@@ -68,7 +75,7 @@ public class DataContractLayoutTests
     [Fact]
     public void DataMemberName_DecidesTheOrder_AndPrivateMembersCount()
     {
-        var renamed = DataContractLayout.Of(typeof(RenamedMembers));
+        var renamed = DataContractLayout.Describe(typeof(RenamedMembers));
 
         Assert.Equal(["Beta", "Middle", "aardvark"], renamed.Members.Select(m => m.Name));
         Assert.Equal("Zoo", renamed.Members[2].Member.Name);
@@ -79,7 +86,7 @@ public class DataContractLayoutTests
     [Fact]
     public void PlainObject_TakesPublicWritableMembers_AndGetOnlyCollections()
     {
-        var plain = DataContractLayout.Of(typeof(PlainOldObject));
+        var plain = DataContractLayout.Describe(typeof(PlainOldObject));
 
         Assert.Equal(DataTypeKind.Poco, plain.Kind);
         Assert.Equal(["Field", "GetOnlyCollection", "Property"], plain.Members.Select(m => m.Name));
@@ -90,7 +97,7 @@ public class DataContractLayoutTests
     [Fact]
     public void RequiredAndEmitDefault_AreCarried()
     {
-        var member = DataContractLayout.Of(typeof(RpcFault)).Members[0];
+        var member = DataContractLayout.Describe(typeof(RpcFault)).Members[0];
         var attribute = (DataMemberAttribute)Attribute.GetCustomAttribute(member.Member, typeof(DataMemberAttribute))!;
 
         Assert.Equal(attribute.IsRequired, member.IsRequired);
@@ -100,10 +107,11 @@ public class DataContractLayoutTests
     [Theory]
     [InlineData(typeof(DuplicateNames), "contains two members 'A' and 'B' with the same data member name 'same'")]
     [InlineData(typeof(GetterOnly), "No set method for property 'Value'")]
+    [InlineData(typeof(MissingKnownTypeMethod), "specifies a method named 'Missing' to provide known types. Static method 'Missing()' was not found on this type")]
     [InlineData(typeof(AttributedOnPlain), "cannot inherit from a type that is not marked with DataContractAttribute or SerializableAttribute")]
     public void Refused_AsDataContractSerializerRefuses(Type type, string reason)
     {
-        var error = Assert.Throws<InvalidDataContractException>(() => DataContractLayout.Of(type));
+        var error = Assert.Throws<InvalidDataContractException>(() => DataContractLayout.Describe(type));
 
         Assert.Contains(reason, error.Message, StringComparison.Ordinal);
     }
@@ -111,9 +119,9 @@ public class DataContractLayoutTests
     [Fact]
     public void KnownTypes_ComeFromTypesAndMethods()
     {
-        Assert.Equal([typeof(Circle), typeof(Square)], DataContractLayout.Of(typeof(Shape)).KnownTypes);
-        Assert.Equal([typeof(Circle)], DataContractLayout.Of(typeof(Hexagon)).KnownTypes);
-        Assert.Empty(DataContractLayout.Of(typeof(Circle)).KnownTypes);
+        Assert.Equal([typeof(Circle), typeof(Square)], DataContractLayout.Describe(typeof(Shape)).KnownTypes);
+        Assert.Equal([typeof(Circle)], DataContractLayout.Describe(typeof(Hexagon)).KnownTypes);
+        Assert.Empty(DataContractLayout.Describe(typeof(Circle)).KnownTypes);
     }
 
     [Theory]
@@ -132,6 +140,14 @@ public class DataContractLayoutTests
     {
         Assert.False(DataContractLayout.IsDataType(type));
         Assert.Throws<ArgumentException>(() => DataContractLayout.Of(type));
+    }
+
+    [Fact]
+    public void Of_LaysOutEachTypeOnce()
+    {
+        Assert.Same(DataContractLayout.Of(typeof(Order)), DataContractLayout.Of(typeof(Order)));
+        Assert.Equal(DataContractLayout.Describe(typeof(Order)).Members.Select(m => m.Name), DataContractLayout.Of(typeof(Order)).Members.Select(m => m.Name));
+        Assert.StartsWith("System.Int32 is written as one value, not laid out by members.", Assert.Throws<ArgumentException>(() => DataContractLayout.Of(typeof(int))).Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -8,7 +8,7 @@ public class OperationNamingTests
     [Fact]
     public void Calculator_HasWcfsNamesAndActions()
     {
-        var calculator = ContractLoader.Load(typeof(ICalculator));
+        var calculator = ContractLoader.Read(typeof(ICalculator));
 
         Assert.Equal("ICalculator", calculator.Name);
         Assert.Equal("http://Microsoft.ServiceModel.Samples", calculator.Namespace);
@@ -24,7 +24,7 @@ public class OperationNamingTests
     [Fact]
     public void DefaultNamespace_IsTempuri()
     {
-        var service = ContractLoader.Load(typeof(IService1));
+        var service = ContractLoader.Read(typeof(IService1));
 
         Assert.Equal("http://tempuri.org/", service.Namespace);
         Assert.Equal("http://tempuri.org/IService1/GetData", service.Operation("GetData").Action);
@@ -34,7 +34,7 @@ public class OperationNamingTests
     [Fact]
     public void EmptyNamespace_GivesUrnActions()
     {
-        var touch = ContractLoader.Load(typeof(IWithoutNamespace)).Operation("Touch");
+        var touch = ContractLoader.Read(typeof(IWithoutNamespace)).Operation("Touch");
 
         Assert.Equal("urn:IWithoutNamespace/Touch", touch.Action);
     }
@@ -42,7 +42,7 @@ public class OperationNamingTests
     [Fact]
     public void TaskMethod_LosesItsAsyncSuffix_SynchronousMethodKeepsIt()
     {
-        var renamed = ContractLoader.Load(typeof(IRenamedOperations));
+        var renamed = ContractLoader.Read(typeof(IRenamedOperations));
 
         Assert.Equal(OperationForms.Task, renamed.Operation("Total").Forms);
         Assert.Equal("urn:corpus:names/Arithmetic/Total", renamed.Operation("Total").Action);
@@ -52,7 +52,7 @@ public class OperationNamingTests
     [Fact]
     public void ExplicitNameAndActions_AreHonoured()
     {
-        var renamed = ContractLoader.Load(typeof(IRenamedOperations));
+        var renamed = ContractLoader.Read(typeof(IRenamedOperations));
 
         Assert.Equal("Arithmetic", renamed.Name);
         var sum = renamed.Operation("Sum");
@@ -66,7 +66,7 @@ public class OperationNamingTests
     [Fact]
     public void ProductContract_KeepsTheActionsItsClientsUse()
     {
-        var files = ContractLoader.Load(typeof(IFileService));
+        var files = ContractLoader.Read(typeof(IFileService));
 
         Assert.Equal(ServiceNames.FileService, files.Name);
         Assert.Equal(["Ping", "ReadDirectory", "WriteAt"], files.Operations.Select(o => o.Name).Order());
@@ -78,7 +78,7 @@ public class OperationNamingTests
     [Fact]
     public void Operation_NamesTheContract_WhenTheNameIsUnknown()
     {
-        var error = Assert.Throws<KeyNotFoundException>(() => ContractLoader.Load(typeof(ICalculator)).Operation("Modulo"));
+        var error = Assert.Throws<KeyNotFoundException>(() => ContractLoader.Read(typeof(ICalculator)).Operation("Modulo"));
 
         Assert.Equal("contract ICalculator has no operation named 'Modulo'", error.Message);
     }
@@ -86,7 +86,7 @@ public class OperationNamingTests
     [Fact]
     public void OperationOf_FindsEveryFormOfAnOperation_AndNothingElse()
     {
-        var forms = ContractLoader.Load(typeof(ISyncAndTaskForms));
+        var forms = ContractLoader.Read(typeof(ISyncAndTaskForms));
         var add = forms.Operation("Add");
 
         Assert.Same(add, forms.OperationOf(typeof(ISyncAndTaskForms).GetMethod("Add")!));
@@ -98,6 +98,7 @@ public class OperationNamingTests
     public void Load_ReturnsOneDescriptionPerContract()
     {
         Assert.Same(ContractLoader.Load(typeof(ICalculator)), ContractLoader.Load(typeof(ICalculator)));
+        Assert.NotSame(ContractLoader.Read(typeof(ICalculator)), ContractLoader.Load(typeof(ICalculator)));
         Assert.Equal("ICalculator (RpcCompare.ContractCorpus.ICalculator)", ContractLoader.Load(typeof(ICalculator)).ToString());
     }
 }

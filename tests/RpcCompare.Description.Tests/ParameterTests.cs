@@ -7,7 +7,7 @@ public class ParameterTests
     [Fact]
     public void SeveralPrimitives_AreInputsInDeclarationOrder()
     {
-        var add = ContractLoader.Load(typeof(ICalculator)).Operation("Add");
+        var add = ContractLoader.Read(typeof(ICalculator)).Operation("Add");
 
         Assert.Equal(["n1", "n2"], add.Inputs.Select(p => p.Name));
         Assert.Equal([0, 1], add.Inputs.Select(p => p.Position));
@@ -19,7 +19,7 @@ public class ParameterTests
     [Fact]
     public void OutAndRef_FollowTheReturnValueInDeclarationOrder()
     {
-        var divide = ContractLoader.Load(typeof(IParameterShapes)).Operation("Divide");
+        var divide = ContractLoader.Read(typeof(IParameterShapes)).Operation("Divide");
 
         Assert.Equal(
             [("value", ParameterDirection.In), ("remainder", ParameterDirection.Out), ("label", ParameterDirection.Ref), ("divisor", ParameterDirection.In)],
@@ -34,7 +34,7 @@ public class ParameterTests
     [Fact]
     public void ParameterDirections_SayWhichMessagesCarryThem()
     {
-        var parameters = ContractLoader.Load(typeof(IParameterShapes)).Operation("Divide").Parameters;
+        var parameters = ContractLoader.Read(typeof(IParameterShapes)).Operation("Divide").Parameters;
 
         Assert.Equal([true, false, true, true], parameters.Select(p => p.IsInput));
         Assert.Equal([false, true, true, false], parameters.Select(p => p.IsOutput));
@@ -43,7 +43,7 @@ public class ParameterTests
     [Fact]
     public void MessageParameterNames_RenameParts_NotParameters()
     {
-        var renamed = ContractLoader.Load(typeof(IRenamedOperations));
+        var renamed = ContractLoader.Read(typeof(IRenamedOperations));
         var b = renamed.Operation("SumOfDoubles").Inputs[1];
 
         Assert.Equal("b", b.Name);
@@ -55,7 +55,7 @@ public class ParameterTests
     [Fact]
     public void VoidAndTask_HaveNoReturnValue_ButARequestReply()
     {
-        var shapes = ContractLoader.Load(typeof(IParameterShapes));
+        var shapes = ContractLoader.Read(typeof(IParameterShapes));
 
         Assert.Null(shapes.Operation("Reset").Return);
         Assert.False(shapes.Operation("Reset").IsOneWay);
@@ -67,7 +67,7 @@ public class ParameterTests
     [Fact]
     public void OneWay_HasNoReply()
     {
-        var fire = ContractLoader.Load(typeof(IParameterShapes)).Operation("Fire");
+        var fire = ContractLoader.Read(typeof(IParameterShapes)).Operation("Fire");
 
         Assert.True(fire.IsOneWay);
         Assert.Null(fire.ReplyAction);
@@ -78,7 +78,7 @@ public class ParameterTests
     [Fact]
     public void TaskOfT_ReturnsItsT_AndSeveralInputs()
     {
-        var place = ContractLoader.Load(typeof(IOrderService)).Operation("PlaceOrder");
+        var place = ContractLoader.Read(typeof(IOrderService)).Operation("PlaceOrder");
 
         Assert.Equal(typeof(int), place.Return!.Type);
         Assert.Equal("PlaceOrderResult", place.Return.PartName);
@@ -88,24 +88,25 @@ public class ParameterTests
     [Fact]
     public void Streams_AreRecognisedInEitherDirection()
     {
-        var files = ContractLoader.Load(typeof(IStreamedFiles));
+        var files = ContractLoader.Read(typeof(IStreamedFiles));
 
         Assert.True(files.Operation("Download").IsStreamed);
         Assert.True(files.Operation("Download").Return!.IsStream);
         Assert.True(files.Operation("Upload").IsStreamed);
         Assert.True(files.Operation("Upload").Inputs[0].IsStream);
         Assert.True(files.Operation("DownloadLatest").IsStreamed);
-        Assert.False(ContractLoader.Load(typeof(ICalculator)).Operation("Add").IsStreamed);
+        Assert.False(ContractLoader.Read(typeof(ICalculator)).Operation("Add").IsStreamed);
+        Assert.True(ContractLoader.Read(typeof(IStreamBesideAParameter)).Operation("Store").IsStreamed);
     }
 
     [Fact]
     public void TypedMessages_AreRecordedForBothDirections()
     {
-        var place = ContractLoader.Load(typeof(ITypedMessages)).Operation("Place");
+        var place = ContractLoader.Read(typeof(ITypedMessages)).Operation("Place");
 
         Assert.Equal(typeof(PlaceRequest), place.RequestMessageType);
         Assert.Equal(typeof(PlaceResponse), place.ReplyMessageType);
-        Assert.Null(ContractLoader.Load(typeof(ICalculator)).Operation("Add").RequestMessageType);
-        Assert.Null(ContractLoader.Load(typeof(ICalculator)).Operation("Add").ReplyMessageType);
+        Assert.Null(ContractLoader.Read(typeof(ICalculator)).Operation("Add").RequestMessageType);
+        Assert.Null(ContractLoader.Read(typeof(ICalculator)).Operation("Add").ReplyMessageType);
     }
 }

@@ -130,7 +130,8 @@ public static class DataContractLayout
 
     private static bool IsDataContract(Type type) => type.IsDefined(typeof(DataContractAttribute), inherit: false);
 
-    private static DataTypeDescription Describe(Type type)
+    /// <summary>Lays out without the cache (for the tests, as <see cref="ContractLoader"/>'s Read).</summary>
+    internal static DataTypeDescription Describe(Type type)
     {
         var contract = type.GetCustomAttribute<DataContractAttribute>(inherit: false);
         var kind = contract is null ? DataTypeKind.Poco : DataTypeKind.DataContract;
