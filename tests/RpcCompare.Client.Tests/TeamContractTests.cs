@@ -33,6 +33,16 @@ public sealed class TeamContractTests
             error.Message.Split(Environment.NewLine).Select(l => l.Trim()));
     }
 
+    [Fact]
+    public async Task HostWithSyncAndTaskForms_AndWcf_RefusesToStart_BeforeCoreWcfIsAsked()
+    {
+        var error = await Assert.ThrowsAsync<ContractNotCarriedException>(() =>
+            InProcessHost.StartAsync(configureServices: s => s.AddRpcService<ISyncAndTaskForms, Adder>(), bindings: [BindingNames.WcfNetTcp]));
+
+        var refusal = Assert.Single(error.Refusals);
+        Assert.Equal((BindingNames.WcfNetTcp, "ISyncAndTaskForms", "Add"), (refusal.Binding, refusal.Contract, refusal.Operation));
+    }
+
     [Theory]
     [MemberData(nameof(WcfBindings))]
     public async Task Calculator_AnswersOnTheWcfBindings_BesidePipes(string binding)
@@ -92,5 +102,12 @@ public sealed class TeamContractTests
         using var factory = RpcClientFactory.CreateDefault(inProcServices: services);
 
         Assert.Equal(5.0, factory.Create<ICalculator>(BindingNames.InProc, "").Add(2, 3));
+    }
+
+    private sealed class Adder : ISyncAndTaskForms
+    {
+        public int Add(int a, int b) => a + b;
+
+        public Task<int> AddAsync(int a, int b) => Task.FromResult(a + b);
     }
 }

@@ -1,10 +1,7 @@
-using Microsoft.Extensions.DependencyInjection;
-using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Wcf.Http;
 using RpcCompare.Bindings.Wcf.NetTcp;
 using RpcCompare.Bindings.Wcf.Uds;
 using RpcCompare.ContractCorpus;
-using RpcCompare.Testing;
 
 namespace RpcCompare.Bindings.Wcf.Tests;
 
@@ -70,22 +67,5 @@ public sealed class WcfCarryRulesTests
                 "binding wcf-http cannot carry contract IChat: BasicHttpBinding has no sessions (SessionMode.Required)",
             ],
             new WcfHttpClientProvider().Check(typeof(IChat)).Select(r => r.ToString()));
-    }
-
-    [Fact]
-    public async Task Host_RefusesToStart_BeforeCoreWcfIsAsked()
-    {
-        var error = await Assert.ThrowsAsync<ContractNotCarriedException>(() =>
-            InProcessHost.StartAsync(configureServices: s => s.AddRpcService<ISyncAndTaskForms, Adder>(), bindings: [BindingNames.WcfNetTcp]));
-
-        var refusal = Assert.Single(error.Refusals);
-        Assert.Equal((BindingNames.WcfNetTcp, "ISyncAndTaskForms", "Add"), (refusal.Binding, refusal.Contract, refusal.Operation));
-    }
-
-    private sealed class Adder : ISyncAndTaskForms
-    {
-        public int Add(int a, int b) => a + b;
-
-        public Task<int> AddAsync(int a, int b) => Task.FromResult(a + b);
     }
 }
