@@ -30,11 +30,6 @@ public sealed class OperationDescription
         ReplyAction = replyAction;
         IsOneWay = isOneWay;
         _methods = methods;
-        SyncMethod = methods.Sync;
-        TaskMethod = methods.Task;
-        BeginMethod = methods.Begin;
-        EndMethod = methods.End;
-        ValueTaskMethod = methods.ValueTask;
         Parameters = parameters;
         Inputs = parameters.Where(p => p.IsInput).ToArray();
         Outputs = parameters.Where(p => p.IsOutput).ToArray();
@@ -60,15 +55,15 @@ public sealed class OperationDescription
 
     public bool IsOneWay { get; }
 
-    public MethodInfo? SyncMethod { get; }
+    public MethodInfo? SyncMethod => _methods.Sync;
 
-    public MethodInfo? TaskMethod { get; }
+    public MethodInfo? TaskMethod => _methods.Task;
 
-    public MethodInfo? BeginMethod { get; }
+    public MethodInfo? BeginMethod => _methods.Begin;
 
-    public MethodInfo? EndMethod { get; }
+    public MethodInfo? EndMethod => _methods.End;
 
-    public MethodInfo? ValueTaskMethod { get; }
+    public MethodInfo? ValueTaskMethod => _methods.ValueTask;
 
     public OperationForms Forms =>
         (SyncMethod is null ? OperationForms.None : OperationForms.Synchronous)

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Carrying;
@@ -12,10 +13,19 @@ public abstract class CarryRules
     /// <summary>Rules that carry every contract that loads (in-process calls, for one).</summary>
     public static CarryRules Everything { get; } = new EverythingRules();
 
+    // A contract's shapes never change at run time: each (binding, contract) is checked once, not on
+    // every proxy a client factory makes.
+    private readonly ConcurrentDictionary<(string Binding, Type Contract), IReadOnlyList<CarryRefusal>> _checked = new();
+
     /// <summary>Why <paramref name="binding"/> cannot carry <paramref name="contract"/>; empty when it can.</summary>
     public IReadOnlyList<CarryRefusal> Check(string binding, Type contract)
     {
         ArgumentNullException.ThrowIfNull(contract);
+        return _checked.GetOrAdd((binding, contract), static (key, rules) => rules.Refusals(key.Binding, key.Contract), this);
+    }
+
+    private IReadOnlyList<CarryRefusal> Refusals(string binding, Type contract)
+    {
         ServiceContractDescription description;
         try
         {

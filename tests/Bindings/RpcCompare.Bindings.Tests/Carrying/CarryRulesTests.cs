@@ -73,6 +73,15 @@ public sealed class CarryRulesTests
     }
 
     [Fact]
+    public void EachContract_IsCheckedOncePerBinding()
+    {
+        var rules = new RefuseEveryOperation();
+
+        Assert.Same(rules.Check("x", typeof(ICalculator)), rules.Check("x", typeof(ICalculator)));
+        Assert.Equal("y", rules.Check("y", typeof(ICalculator))[0].Binding);
+    }
+
+    [Fact]
     public void ThrowUnlessCarried_ListsEveryContractsRefusals_OrNothing()
     {
         var rules = new RefuseEveryOperation();
