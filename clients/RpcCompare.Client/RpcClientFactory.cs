@@ -74,15 +74,21 @@ public sealed class RpcClientFactory : IDisposable
     public TContract Create<TContract>(string binding, string address)
         where TContract : class
     {
-        BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
-        var provider = _providers[binding];
-        var refusals = provider.Check(typeof(TContract));
-        if (refusals.Count > 0)
+        if (Check(binding, typeof(TContract)) is { Count: > 0 } refusals)
         {
             throw new NotSupportedException(new ContractNotCarriedException(refusals).Message);
         }
 
-        return provider.Create<TContract>(address);
+        return _providers[binding].Create<TContract>(address);
+    }
+
+    /// <summary>Why <paramref name="binding"/> cannot carry <paramref name="contract"/> (each shape it refuses); empty when it can.</summary>
+    /// <exception cref="NotSupportedException">The binding is not in this build.</exception>
+    /// <exception cref="ArgumentException">The binding name is unknown.</exception>
+    public IReadOnlyList<CarryRefusal> Check(string binding, Type contract)
+    {
+        BindingNames.ThrowUnlessOffered(binding, _providers.Keys);
+        return _providers[binding].Check(contract);
     }
 
     /// <summary>Asks the server's standard health service over <paramref name="binding"/>; see <see cref="IBindingHealthProbe"/>.</summary>

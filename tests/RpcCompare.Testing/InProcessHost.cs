@@ -26,6 +26,9 @@ public sealed class InProcessHost : IAsyncDisposable
 
     public string PipePath => _directory.PathFor("pipes.sock");
 
+    /// <summary>The host's container: what the inproc binding calls (RpcClientFactory.CreateDefault's inProcServices).</summary>
+    public IServiceProvider Services => _host.Services;
+
     public string DataRoot => _host.Services.GetRequiredService<DataRoot>().FullPath;
 
     /// <summary>Starts every binding of this build, each on a free port or a socket in a temporary directory.</summary>

@@ -3,7 +3,6 @@ using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
-using ProtoBuf.Grpc.Client;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Push;
@@ -13,7 +12,7 @@ namespace RpcCompare.Bindings.Grpc.Client;
 /// <summary>
 /// The client side of a gRPC binding: one GrpcChannel per address, shared by every proxy of
 /// every contract on it (channels are meant to be long-lived and multiplex calls), and a
-/// code-first proxy per Create.
+/// <see cref="ContractProxy"/> per Create, built from the contract's map like the server's methods.
 /// </summary>
 public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealthProbe, IPushClientProvider, IDisposable
 {
@@ -40,7 +39,7 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
             throw new ContractNotCarriedException(refusals);
         }
 
-        return Invoker(address).CreateGrpcService<TContract>();
+        return ContractProxy.Create<TContract>(Invoker(address));
     }
 
     /// <summary>grpc.health.v1.Health/Check over the same channel the contract proxies use.</summary>

@@ -1,7 +1,9 @@
 using System.Text;
 using System.Text.RegularExpressions;
 using ProtoBuf.Grpc.Configuration;
-using ProtoBuf.Grpc.Reflection;
+using RpcCompare.Bindings.Carrying;
+using RpcCompare.Bindings.Grpc.Mapping;
+using RpcCompare.Bindings.Grpc.Messages;
 using ProtoBuf.Meta;
 
 namespace RpcCompare.Bindings.Grpc.Schema;
@@ -18,27 +20,53 @@ public sealed record ProtoFile(string Name, string Package, string Text);
 public static partial class ContractSchema
 {
     /// <summary>The files describing <paramref name="contracts"/>, in package order.</summary>
+    /// <exception cref="ContractNotCarriedException">A contract has operations the gRPC bindings do not carry.</exception>
     public static IReadOnlyList<ProtoFile> Generate(IEnumerable<Type> contracts)
     {
         ArgumentNullException.ThrowIfNull(contracts);
-        var binder = BinderConfiguration.Default;
         var byPackage = contracts.Distinct()
-            .Select(contract => (Contract: contract, Package: PackageOf(ServiceName(binder, contract))))
-            .GroupBy(s => s.Package, StringComparer.Ordinal)
+            .Select(GrpcContractMap.For)
+            .GroupBy(map => PackageOf(map.ServiceName), StringComparer.Ordinal)
             .OrderBy(g => g.Key, StringComparer.Ordinal);
         var files = new List<ProtoFile>();
         foreach (var package in byPackage)
         {
-            Type[] services = [.. package.Select(s => s.Contract)];
-            var generator = new SchemaGenerator { ProtoSyntax = ProtoSyntax.Proto3, BinderConfiguration = binder };
-            var text = WithExplicitPresence(generator.GetSchema(services), PresenceFields(services));
-            var name = package.Key.Length > 0 ? $"{package.Key}.proto" : $"{services[0].Name}.proto";
+            GrpcContractMap[] maps = [.. package];
+            if (maps.SelectMany(m => GrpcCarryRules.Instance.Check("grpc", m.Description.ContractType)).ToArray() is { Length: > 0 } refusals)
+            {
+                throw new ContractNotCarriedException(refusals);
+            }
+
+            var options = new SchemaGenerationOptions { Syntax = ProtoSyntax.Proto3, Package = package.Key.Length > 0 ? package.Key : null };
+            foreach (var map in maps)
+            {
+                var service = new Service { Name = map.ServiceName[(map.ServiceName.LastIndexOf('.') + 1)..] };
+                // By name, as protobuf-net.Grpc's generator listed them: the exported file did not change when the binding did.
+                foreach (var operation in map.Operations.OrderBy(o => o.Name, StringComparer.Ordinal))
+                {
+                    service.Methods.Add(new ServiceMethod
+                    {
+                        Name = operation.Name,
+                        InputType = SchemaType(operation.Request.Type),
+                        OutputType = SchemaType(operation.Reply.Type),
+                        ServerStreaming = operation.IsServerStreaming,
+                    });
+                }
+
+                options.Services.Add(service);
+            }
+
+            var messages = maps.SelectMany(m => m.Operations).SelectMany(o => new[] { o.Request.Type, o.Reply.Type }).Where(t => t != typeof(EmptyMessage));
+            var text = WithExplicitPresence(GrpcMessageModel.Model.GetSchema(options), PresenceFields(messages));
+            var name = package.Key.Length > 0 ? $"{package.Key}.proto" : $"{maps[0].Description.ContractType.Name}.proto";
             // One line ending everywhere: the staleness test compares text.
             files.Add(new ProtoFile(name, package.Key, text.ReplaceLineEndings("\n")));
         }
 
         return files;
     }
+
+    private static Type SchemaType(Type message) => message == typeof(EmptyMessage) ? typeof(ProtoBuf.WellKnownTypes.Empty) : message;
 
     /// <summary>The gRPC service name of a contract (e.g. <c>rpccompare.v1.FileService</c>), as routed.</summary>
     public static string ServiceName(Type contract) => ServiceName(BinderConfiguration.Default, contract);
@@ -59,12 +87,12 @@ public static partial class ContractSchema
     /// nullable scalar type (<c>long?</c>), which protobuf-net writes whenever they hold a value,
     /// 0 included, and leaves out when null.
     /// </summary>
-    private static Dictionary<string, HashSet<int>> PresenceFields(IEnumerable<Type> services)
+    private static Dictionary<string, HashSet<int>> PresenceFields(IEnumerable<Type> messages)
     {
-        var model = RuntimeTypeModel.Default;
+        var model = GrpcMessageModel.Model;
         var presence = new Dictionary<string, HashSet<int>>(StringComparer.Ordinal);
         var seen = new HashSet<Type>();
-        var pending = new Stack<Type>(services.SelectMany(MessageTypes));
+        var pending = new Stack<Type>(messages);
         while (pending.TryPop(out var type))
         {
             if (!seen.Add(type) || !model.CanSerializeContractType(type))
@@ -87,20 +115,6 @@ public static partial class ContractSchema
 
         return presence;
     }
-
-    /// <summary>The request and reply types an interface's operations carry, unwrapped from Task, ValueTask and streams.</summary>
-    private static IEnumerable<Type> MessageTypes(Type contract) =>
-        contract.GetInterfaces().Append(contract)
-            .SelectMany(i => i.GetMethods())
-            .SelectMany(m => m.GetParameters().Select(p => p.ParameterType).Append(m.ReturnType))
-            .Select(Unwrap);
-
-    private static Type Unwrap(Type type) =>
-        type.IsGenericType && type.GetGenericArguments() is [var argument]
-            && type.GetGenericTypeDefinition() is var definition
-            && (definition == typeof(Task<>) || definition == typeof(ValueTask<>) || definition == typeof(IAsyncEnumerable<>))
-            ? argument
-            : type;
 
     /// <summary>
     /// Marks the presence fields <c>optional</c>. protobuf-net (3.2) writes a nullable scalar as a

@@ -4,7 +4,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
-using ProtoBuf.Grpc.Server;
+using Grpc.AspNetCore.Server.Model;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Grpc.Schema;
@@ -17,7 +17,8 @@ namespace RpcCompare.Bindings.Grpc.Server;
 
 /// <summary>
 /// gRPC for .NET on its own Kestrel server, HTTP/2 only, serving every contract the host
-/// registered code-first (protobuf-net.Grpc), plus server reflection (grpc.reflection.v1 and
+/// registered as the contract model maps it (<see cref="Mapping.GrpcContractMap"/>: Grpc.AspNetCore's
+/// own method registration, protobuf-net as the serializer), plus server reflection (grpc.reflection.v1 and
 /// v1alpha) and grpc.health.v1. Reflection describes the <see cref="ContractSchema"/> files, the
 /// same text the project exports as clients/proto, and lists health and itself; health answers
 /// for every service reflection lists, and for nothing else.
@@ -41,7 +42,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
     /// <summary>Every gRPC service served, as routed, listed by reflection and answered for by health.</summary>
     public IReadOnlyList<string> ServiceNames => [.. ServedServices().Select(s => s.FullName)];
 
-    /// <summary>The contracts served code-first: those the host registered, and push when the host has a topic registry.</summary>
+    /// <summary>The contracts served: those the host registered, and push when the host has a topic registry.</summary>
     private IEnumerable<Type> Contracts =>
         Services.Select(s => s.Contract).Concat(HostServices.GetService<TopicRegistry>() is null ? [] : [typeof(IPushService)]).Distinct();
 
@@ -60,7 +61,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        services.AddCodeFirstGrpc(options =>
+        services.AddGrpc(options =>
         {
             options.MaxReceiveMessageSize = _options.MaxMessageSize;
             options.MaxSendMessageSize = _options.MaxMessageSize;
@@ -91,22 +92,23 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             services.AddSingleton(registry);
             // The push service resets a dropped subscriber's stream through its HttpContext.
             services.AddHttpContextAccessor();
-            services.AddSingleton<GrpcPushService>();
+            services.AddSingleton<IPushService, GrpcPushService>();
+        }
+
+        // Each contract is a service of its own type whose methods come from the contract's map.
+        foreach (var contract in Contracts)
+        {
+            var endpoint = typeof(ContractEndpoint<>).MakeGenericType(contract);
+            services.AddSingleton(endpoint, provider => Activator.CreateInstance(endpoint, provider.GetRequiredService(contract))!);
+            services.AddSingleton(typeof(IServiceMethodProvider<>).MakeGenericType(endpoint), typeof(ContractMethodProvider<>).MakeGenericType(contract));
         }
     }
 
     protected override void Configure(WebApplication application)
     {
-        // protobuf-net.Grpc exposes every [ServiceContract] interface a mapped type implements;
-        // map each implementation once, whatever contracts it serves.
-        foreach (var implementation in Services.Select(s => s.Implementation).Distinct())
+        foreach (var contract in Contracts)
         {
-            s_mapGrpcService.MakeGenericMethod(implementation).Invoke(null, [application]);
-        }
-
-        if (application.Services.GetService<GrpcPushService>() is not null)
-        {
-            application.MapGrpcService<GrpcPushService>();
+            s_mapGrpcService.MakeGenericMethod(typeof(ContractEndpoint<>).MakeGenericType(contract)).Invoke(null, [application]);
         }
 
         application.MapGrpcService<ReflectionServiceImpl>();

@@ -1,0 +1,215 @@
+using System.Collections.Concurrent;
+using System.Reflection;
+using System.Runtime.Serialization;
+using System.ServiceModel;
+using RpcCompare.Bindings.Grpc.Messages;
+using RpcCompare.Bindings.Grpc.Schema;
+using RpcCompare.Description;
+using RpcCompare.Description.DataContracts;
+
+namespace RpcCompare.Bindings.Grpc.Mapping;
+
+/// <summary>
+/// A contract as the grpc-* bindings carry it, built once per contract from the contract model:
+/// each operation either becomes a <see cref="GrpcOperation"/> or is refused with the reason.
+/// <para>
+/// The mapping: an operation that takes exactly one data contract (a class) sends it as the
+/// request message itself, and one that returns a data contract with no out or ref values
+/// returns it as the reply itself (the wire of protobuf-net.Grpc and of the exported .proto);
+/// no value is google.protobuf.Empty; anything else travels in an envelope of its own,
+/// <c>{Operation}Request</c> with the parameters as fields 1..n in declaration order and
+/// <c>{Operation}Response</c> with the return value as field 1 and the out and ref values after it.
+/// </para>
+/// </summary>
+internal sealed class GrpcContractMap
+{
+    private static readonly ConcurrentDictionary<Type, Lazy<GrpcContractMap>> Maps = new();
+    private static int s_envelopes;
+
+    private GrpcContractMap(ServiceContractDescription description, string serviceName)
+    {
+        Description = description;
+        ServiceName = serviceName;
+    }
+
+    public ServiceContractDescription Description { get; }
+
+    public string ServiceName { get; }
+
+    /// <summary>The operations carried.</summary>
+    public IReadOnlyList<GrpcOperation> Operations { get; private set; } = [];
+
+    /// <summary>Why the contract (operation null) or an operation is not carried.</summary>
+    public IReadOnlyList<(string? Operation, string Reason)> Refusals { get; private set; } = [];
+
+    /// <summary>The contract's map, built on first use. Throws <see cref="ContractLoadException"/> for a type that is no contract.</summary>
+    public static GrpcContractMap For(Type contract)
+    {
+        ArgumentNullException.ThrowIfNull(contract);
+        return Maps.GetOrAdd(contract, static c => new Lazy<GrpcContractMap>(() => Build(ContractLoader.Load(c)))).Value;
+    }
+
+    /// <summary>The carried operation a method of the contract (any of its forms) belongs to, or null.</summary>
+    public GrpcOperation? OperationOf(MethodInfo method) =>
+        Description.OperationOf(method) is { } operation ? Operations.FirstOrDefault(o => o.Description == operation) : null;
+
+    private static GrpcContractMap Build(ServiceContractDescription description)
+    {
+        var map = new GrpcContractMap(description, ContractSchema.ServiceName(description.ContractType));
+        var refusals = new List<(string?, string)>();
+        if (description.CallbackContractType is { } callback)
+        {
+            refusals.Add((null, $"gRPC has no callback channel (CallbackContract {callback.Name})"));
+        }
+
+        var operations = new List<GrpcOperation>();
+        var takenNames = DataTypeNames(description);
+        try
+        {
+            // The whole contract's types at once: a type's known subtypes come from every operation.
+            GrpcMessageModel.Configure(description.Operations.SelectMany(ValueTypes), [.. description.Operations.SelectMany(o => o.KnownTypes).Distinct()]);
+        }
+        catch (InvalidDataContractException)
+        {
+            // Each operation with an invalid type is refused below, in the serializer's words.
+        }
+
+        foreach (var operation in description.Operations)
+        {
+            var reasons = Refuse(operation).ToList();
+            if (reasons.Count == 0)
+            {
+                try
+                {
+                    operations.Add(map.Map(operation, takenNames));
+                }
+                catch (Exception e) when (e is InvalidDataContractException or InvalidOperationException or NotSupportedException or ArgumentException)
+                {
+                    reasons.Add($"protobuf-net cannot write its messages: {e.Message}");
+                }
+            }
+
+            refusals.AddRange(reasons.Select(r => ((string?)operation.Name, r)));
+        }
+
+        map.Operations = operations;
+        map.Refusals = refusals;
+        return map;
+    }
+
+    /// <summary>Shapes gRPC has no mapping for (yet), before any message is built.</summary>
+    private static IEnumerable<string> Refuse(OperationDescription operation)
+    {
+        if (operation.RequestMessageType is not null || operation.ReplyMessageType is not null)
+        {
+            yield return "[MessageContract] messages have no gRPC mapping";
+            yield break;
+        }
+
+        if (operation.IsStreamed)
+        {
+            yield return "System.IO.Stream parameters and results are not carried on gRPC yet (the WCF bindings carry them)";
+            yield break;
+        }
+
+        if (operation.SyncMethod is null && operation.TaskMethod is null && operation.ValueTaskMethod is null)
+        {
+            yield return "it has only the Begin/End form; declare a synchronous or Task-based form for gRPC";
+        }
+        else if (operation.Outputs.Count > 0 && operation.SyncMethod is null)
+        {
+            yield return $"out and ref parameters ({string.Join(", ", operation.Outputs.Select(p => p.Name))}) need the synchronous form, which async forms cannot have";
+        }
+
+        if (StreamItemOf(operation) is { } item && (operation.Outputs.Count > 0 || !IsMessageClass(item)))
+        {
+            yield return $"a streamed result must be IAsyncEnumerable of a data contract class with no out or ref values; it is IAsyncEnumerable<{TypeNames.Display(item)}>";
+        }
+
+        foreach (var value in operation.Parameters.Select(p => (p.Name, p.Type)).Concat(operation.Return is { } r ? [("result", r.Type)] : []))
+        {
+            if (value.Type == typeof(object) || (value.Type.IsInterface && StreamItemOf(operation) is null))
+            {
+                yield return $"{value.Name} is {TypeNames.Display(value.Type)}: protobuf needs a concrete type to write";
+            }
+        }
+    }
+
+    private GrpcOperation Map(OperationDescription operation, HashSet<string> takenNames)
+    {
+        var streamItem = StreamItemOf(operation);
+        Type[] values = [.. ValueTypes(operation)];
+        GrpcMessageModel.Configure(values, operation.KnownTypes);
+        foreach (var type in values.Where(t => !GrpcMessageModel.Model.CanSerialize(t)))
+        {
+            throw new NotSupportedException($"{TypeNames.Display(type)} is not a type protobuf-net serializes");
+        }
+
+        var name = streamItem is not null && operation.SyncMethod is { } method && method.GetCustomAttribute<OperationContractAttribute>()?.Name is null or ""
+            && operation.Name.EndsWith("Async", StringComparison.Ordinal)
+            ? operation.Name[..^"Async".Length]
+            : operation.Name;
+        var inputs = operation.Inputs;
+        var request = inputs switch
+        {
+            [] => GrpcMessage.Empty,
+            [var only] when IsMessageClass(only.Type) => GrpcMessage.Bare(only.Type),
+            _ => Envelope(name, "Request", [.. inputs.Select(p => (p.Name, p.Type))], takenNames),
+        };
+        var reply = (streamItem, operation.Return, operation.Outputs.Count) switch
+        {
+            ({ } item, _, _) => GrpcMessage.Bare(item),
+            (null, null, 0) => GrpcMessage.Empty,
+            (null, { } result, 0) when IsMessageClass(result.Type) => GrpcMessage.Bare(result.Type),
+            _ => Envelope(name, "Response", [.. ResultField(operation), .. operation.Outputs.Select(p => (p.Name, p.Type))], takenNames),
+        };
+        return new GrpcOperation(operation, ServiceName, name, request, reply, streamItem);
+    }
+
+    /// <summary>The return value's field, named "result" (or "return_value" when a parameter is called result).</summary>
+    private static IEnumerable<(string, Type)> ResultField(OperationDescription operation) =>
+        operation.Return is { } result
+            ? [(operation.Parameters.Any(p => p.Name == "result") ? "return_value" : "result", result.Type)]
+            : [];
+
+    private static GrpcMessage Envelope(string operation, string suffix, IReadOnlyList<(string Name, Type Type)> values, HashSet<string> takenNames)
+    {
+        // The contract's own data types keep their names; an envelope that would collide takes a suffix.
+        var protoName = operation + suffix;
+        while (!takenNames.Add(protoName))
+        {
+            protoName += "Envelope";
+        }
+
+        var clrName = $"RpcCompare.Grpc.Envelopes.E{Interlocked.Increment(ref s_envelopes)}.{protoName}";
+        var fields = EnvelopeTypes.Emit(clrName, protoName, values);
+        return new GrpcMessage(MessageShape.Envelope, fields.Count > 0 ? fields[0].Field.DeclaringType! : throw new InvalidOperationException("An envelope has at least one value."), fields);
+    }
+
+    /// <summary>The names the contract's data types take in its package.</summary>
+    private static HashSet<string> DataTypeNames(ServiceContractDescription description)
+    {
+        var roots = description.Operations.SelectMany(o => o.Parameters.Select(p => p.Type).Concat(o.Return is { } r ? [r.Type] : []).Concat(o.KnownTypes));
+        try
+        {
+            return [.. DataContractLayout.Reachable(roots).Select(t => t.Name)];
+        }
+        catch (InvalidDataContractException)
+        {
+            // Refused per operation, with the serializer's own message.
+            return [];
+        }
+    }
+
+    /// <summary>The types of an operation's parameters, result (a stream's item) and fault details.</summary>
+    private static IEnumerable<Type> ValueTypes(OperationDescription operation) =>
+        [.. operation.Parameters.Select(p => p.Type), .. (StreamItemOf(operation) ?? operation.Return?.Type) is { } result ? [result] : Array.Empty<Type>(), .. operation.Faults.Select(f => f.DetailType)];
+
+    private static Type? StreamItemOf(OperationDescription operation) =>
+        operation.Return?.Type is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(IAsyncEnumerable<>)
+            ? type.GetGenericArguments()[0]
+            : null;
+
+    /// <summary>A data contract that can be a gRPC message by itself (gRPC's messages are classes).</summary>
+    private static bool IsMessageClass(Type type) => !type.IsValueType && DataContractLayout.IsDataType(type);
+}

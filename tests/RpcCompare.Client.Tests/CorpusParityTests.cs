@@ -1,0 +1,150 @@
+using System.ServiceModel;
+using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings;
+using RpcCompare.ContractCorpus;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Client.Tests;
+
+/// <summary>
+/// The contract corpus hosted and called over every binding that carries it: each binding's
+/// answers (results, out and ref values, typed faults) must read exactly as the in-process call's.
+/// Which bindings carry each contract is part of the expectation, so a binding that starts
+/// refusing a shape it carried fails here too.
+/// </summary>
+public sealed class CorpusParityTests
+{
+    private static readonly string[] Wcf = [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp];
+    private static readonly string[] Grpc = [BindingNames.GrpcTcp, BindingNames.GrpcUds];
+
+    public static TheoryData<string> CaseNames() => [.. Cases.Keys];
+
+    private static Dictionary<string, CorpusCase> Cases { get; } = new CorpusCase[]
+    {
+        new CorpusCase<ICalculator, Calculator>([.. Wcf, .. Grpc], async c =>
+            $"{c.Add(2, 3)} {c.Subtract(2, 3)} {c.Multiply(2, 3)} {c.Divide(3, 2)} {c.Divide(1, 0)}"),
+        new CorpusCase<IService1, Service1>([.. Wcf, .. Grpc], async c =>
+        {
+            var changed = c.GetDataUsingDataContract(new CompositeType { BoolValue = true, StringValue = "x" });
+            var kept = c.GetDataUsingDataContract(new CompositeType { BoolValue = false, StringValue = "" });
+            return $"{c.GetData(7)} | {changed.BoolValue} {changed.StringValue} | {kept.BoolValue} '{kept.StringValue}'";
+        }),
+        new CorpusCase<IOrderService, OrderService>([.. Wcf, .. Grpc], async c =>
+        {
+            Order Of(int quantity) => new() { Customer = "Ada", Lines = [new() { Sku = "A-1", Quantity = 2, UnitPrice = 1.25m }, new() { Sku = "B-2", Quantity = quantity }] };
+            var first = await c.PlaceOrderAsync(Of(1));
+            var fault = await Record(() => c.PlaceOrderAsync(Of(0)));
+            var next = await c.PlaceOrderAsync(Of(3));
+            await c.CancelOrderAsync(first);
+            return $"{next - first} | {fault}";
+        }),
+        new CorpusCase<IParameterShapes, ParameterShapes>([.. Wcf, .. Grpc], async c =>
+        {
+            var label = "seventeen";
+            var quotient = c.Divide(17, out var remainder, ref label, 5);
+            c.Reset();
+            c.Fire("ready");
+            var empty = await Record(() => c.NotifyAsync(""));
+            await c.NotifyAsync("done");
+            return $"{quotient} {remainder} {label} | {empty}";
+        }),
+        new CorpusCase<IValueTaskForms, ValueTaskForms>(Grpc, async c =>
+        {
+            var sum = await c.AddAsync(2, 3, CancellationToken.None);
+            await c.ClearAsync();
+            return $"{sum} {c.Multiply(4, 5)} {await c.MultiplyAsync(6, 7)} {await c.EchoAsync("ab")}";
+        }),
+        new CorpusCase<IShapes, Shapes>([.. Wcf, .. Grpc], async c =>
+        {
+            Shape[] shapes = [new Circle { Label = "c", Radius = 1 }, new Square { Label = "s", Side = 2 }, new Triangle { Label = "t", Base = 3, Height = 4 }];
+            var largest = c.Largest(shapes);
+            var scaled = c.Scale(new Hexagon { Label = "h", Side = 1 }, 2);
+            return $"{c.Area(shapes[0]):F4} | {largest.GetType().Name} {largest.Label} | {scaled.GetType().Name} {scaled.Label} {((Hexagon)scaled).Side}";
+        }),
+        new CorpusCase<IDataShapes, DataShapes>([.. Wcf, .. Grpc], async c =>
+        {
+            var reversed = c.Reverse(new DerivedType { zebra = "z", bird = "b", parrot = "p", antelope = "a", dog = "d", cat = "c", albatross = "al" });
+            var twice = c.Twice(new PlainOldObject { Field = 21, Property = "ab" });
+            var renamed = c.Rename(new RenamedMembers { Zoo = 3, Beta = 4 }, "!");
+            var maybe = $"{c.Maybe(1, ["x", "y"], new() { ["a"] = 10 })} {c.Maybe(null, [], [])} {c.Maybe(0, ["x"], new() { ["b"] = 0 })}";
+            return $"{reversed.zebra}{reversed.bird}{reversed.parrot}{reversed.antelope}{reversed.dog}{reversed.cat}{reversed.albatross} | {twice.Field} {twice.Property} | {renamed.Zoo} {renamed.Beta} | {maybe} | {c.Nothing(new NoMembers()) is not null}";
+        }),
+    }.ToDictionary(c => c.Name);
+
+    [Theory]
+    [MemberData(nameof(CaseNames))]
+    public async Task EveryBindingThatCarriesIt_AnswersAsInProc(string name)
+    {
+        var corpus = Cases[name];
+        using var factory = RpcClientFactory.CreateDefault();
+        Assert.Equal(corpus.Carriers.Order(), factory.Bindings.Where(b => b is not BindingNames.InProc and not BindingNames.Pipes && factory.Check(b, corpus.Contract).Count == 0).Order());
+
+        await using var host = await InProcessHost.StartAsync(configureServices: corpus.Register, bindings: corpus.Carriers);
+        using var withHost = RpcClientFactory.CreateDefault(inProcServices: host.Services);
+        var expected = await corpus.RunAsync(withHost, BindingNames.InProc, "").Bounded();
+        foreach (var binding in corpus.Carriers)
+        {
+            var actual = await corpus.RunAsync(withHost, binding, host.Address(binding)).Bounded();
+            Assert.True(actual == expected, $"{binding} answered\n  {actual}\nwhere inproc answered\n  {expected}");
+        }
+    }
+
+    /// <summary>What a call threw, as a caller sees it: the type, reason and a typed fault's detail.</summary>
+    private static async Task<string> Record(Func<Task> call)
+    {
+        try
+        {
+            await call();
+            return "no fault";
+        }
+        catch (FaultException<OrderFault> e)
+        {
+            // SOAP 1.1 (wcf-http's BasicHttpBinding) spells SOAP 1.2's Sender and Receiver codes Client and Server.
+            var code = e.Code.Name switch { "Client" => "Sender", "Server" => "Receiver", var name => name };
+            return $"FaultException<OrderFault> '{e.Reason}' {code} {e.Detail.Reason} {e.Detail.Sku}";
+        }
+        catch (Exception)
+        {
+            // An undeclared exception reaches each binding's client in its own words (a generic
+            // SOAP fault, a gRPC status); that it failed is what must agree.
+            return "failed";
+        }
+    }
+
+    private abstract class CorpusCase
+    {
+        public abstract Type Contract { get; }
+
+        public string Name => Contract.Name;
+
+        public abstract IReadOnlyList<string> Carriers { get; }
+
+        public abstract void Register(IServiceCollection services);
+
+        public abstract Task<string> RunAsync(RpcClientFactory factory, string binding, string address);
+    }
+
+    private sealed class CorpusCase<TContract, TImplementation>(IReadOnlyList<string> carriers, Func<TContract, Task<string>> script) : CorpusCase
+        where TContract : class
+        where TImplementation : class, TContract
+    {
+        public override Type Contract => typeof(TContract);
+
+        public override IReadOnlyList<string> Carriers => carriers;
+
+        public override void Register(IServiceCollection services) => services.AddRpcService<TContract, TImplementation>();
+
+        public override async Task<string> RunAsync(RpcClientFactory factory, string binding, string address)
+        {
+            var client = factory.Create<TContract>(binding, address);
+            try
+            {
+                return await script(client);
+            }
+            finally
+            {
+                await RpcClientFactory.ReleaseAsync(client);
+            }
+        }
+    }
+}

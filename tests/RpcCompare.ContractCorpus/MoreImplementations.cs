@@ -1,0 +1,73 @@
+namespace RpcCompare.ContractCorpus;
+
+// More implementations for the tests that host the corpus on every binding.
+public sealed class ParameterShapes : IParameterShapes
+{
+    public int Fired { get; private set; }
+
+    public int Divide(int value, out int remainder, ref string label, int divisor)
+    {
+        remainder = value % divisor;
+        label = $"{label}: {value} / {divisor}";
+        return value / divisor;
+    }
+
+    public void Reset() => Fired = 0;
+
+    public void Fire(string message) => Fired++;
+
+    public Task NotifyAsync(string message) => message.Length == 0 ? throw new ArgumentException("empty message", nameof(message)) : Task.CompletedTask;
+}
+
+public sealed class ValueTaskForms : IValueTaskForms
+{
+    public ValueTask<int> AddAsync(int a, int b, CancellationToken cancellationToken) => ValueTask.FromResult(a + b);
+
+    public ValueTask ClearAsync() => ValueTask.CompletedTask;
+
+    public int Multiply(int a, int b) => a * b;
+
+    public ValueTask<int> MultiplyAsync(int a, int b) => ValueTask.FromResult(a * b);
+
+    public ValueTask<string> EchoAsync(string text) => ValueTask.FromResult(text + text);
+}
+
+public sealed class Shapes : IShapes
+{
+    public double Area(Shape shape) => shape switch
+    {
+        Circle c => Math.PI * c.Radius * c.Radius,
+        Square s => s.Side * s.Side,
+        Triangle t => t.Base * t.Height / 2,
+        Hexagon h => 3 * Math.Sqrt(3) / 2 * h.Side * h.Side,
+        _ => 0,
+    };
+
+    public Shape Largest(Shape[] shapes) => shapes.MaxBy(Area)!;
+
+    public Shape Scale(Shape shape, double factor) => shape switch
+    {
+        Circle c => new Circle { Label = c.Label + "*", Radius = c.Radius * factor },
+        Square s => new Square { Label = s.Label + "*", Side = s.Side * factor },
+        Triangle t => new Triangle { Label = t.Label + "*", Base = t.Base * factor, Height = t.Height * factor },
+        Hexagon h => new Hexagon { Label = h.Label + "*", Side = h.Side * factor },
+        _ => new Shape { Label = shape.Label + "*" },
+    };
+}
+
+public sealed class DataShapes : IDataShapes
+{
+    public DerivedType Reverse(DerivedType value) => new()
+    {
+        zebra = value.bird, bird = value.zebra, parrot = value.antelope, antelope = value.parrot, dog = value.cat, cat = value.dog, albatross = value.albatross + "!",
+    };
+
+    public PlainOldObject Twice(PlainOldObject value) => new() { Field = value.Field * 2, Property = value.Property + value.Property };
+
+    public RenamedMembers Rename(RenamedMembers value, string suffix) => value;
+
+    public int? Maybe(int? value, List<string> items, Dictionary<string, int> counts) =>
+        value is null ? null : value + (items?.Count ?? -100) + (counts?.Values.Sum() ?? -1000);
+
+    public NoMembers Nothing(NoMembers value) => value;
+}
