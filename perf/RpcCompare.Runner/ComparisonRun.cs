@@ -218,7 +218,9 @@ internal sealed class ComparisonRun
 
                 addresses = new Dictionary<string, string>(host.Endpoints);
             }
-            else if (variant.CreateClientFactory is { } create)
+
+            // A knob on both sides (the gRPC engine) has a host and a client factory of its own.
+            if (variant.CreateClientFactory is { } create)
             {
                 clientFactory = create();
                 _cleanup.Add(new Disposer(clientFactory));

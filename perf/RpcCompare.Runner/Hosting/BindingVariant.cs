@@ -1,5 +1,6 @@
 using System.Globalization;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Grpc;
 using RpcCompare.Bindings.Grpc.Client;
 using RpcCompare.Bindings.Grpc.Tcp;
 using RpcCompare.Bindings.Grpc.Uds;
@@ -14,8 +15,8 @@ namespace RpcCompare.Runner.Hosting;
 /// <summary>
 /// A binding with one knob set otherwise than the product sets it, measured as an extra column
 /// "&lt;binding&gt;/&lt;suffix&gt;" beside the binding's own. A server-side knob runs its bindings in a
-/// second host started with <see cref="HostEnvironment"/>; a client-side knob keeps the binding's
-/// host and calls it through a client factory of its own.
+/// second host started with <see cref="HostEnvironment"/>; a client-side knob calls through a
+/// client factory of its own (a knob on both sides has both).
 /// </summary>
 /// <param name="Suffix">The label suffix, e.g. "inline-io".</param>
 /// <param name="Description">What differs from the product's configuration, in words, for the report.</param>
@@ -62,6 +63,22 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         static () =>
         {
             var options = new GrpcClientOptions { EnableMultipleHttp2Connections = false, ConnectTimeout = RunnerClients.ConnectTimeout };
+            return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
+        });
+
+    /// <summary>protobuf-net.Grpc's code-first binder and proxies instead of the product's contract-model methods, on both sides.</summary>
+    public static readonly BindingVariant GrpcProtobufNet = new(
+        "protobuf-net.Grpc",
+        "protobuf-net.Grpc's code-first binder on the server and its generated proxies in the client (Engine = ProtobufNetGrpc) instead of the product's " +
+        "methods built from the contract model: the same messages on the wire, so the column measures what each path costs",
+        new Dictionary<string, string>
+        {
+            [$"{GrpcTcpBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ProtobufNetGrpc),
+            [$"{GrpcUdsBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ProtobufNetGrpc),
+        },
+        static () =>
+        {
+            var options = new GrpcClientOptions { Engine = GrpcEngine.ProtobufNetGrpc, ConnectTimeout = RunnerClients.ConnectTimeout };
             return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
         });
 

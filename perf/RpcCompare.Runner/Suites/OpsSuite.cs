@@ -1,4 +1,5 @@
 using RpcCompare.Contracts;
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Suites;
@@ -9,6 +10,9 @@ internal sealed class OpsSuite : ISuite
     public string Name => "ops";
 
     public string Description => "Ping, ReadDirectory (100 entries), WriteAt (100 B in the middle of 1 MiB), WriteAt twice: the WCF-versus-pipes table.";
+
+    /// <summary>The gRPC bindings once more through protobuf-net.Grpc, the path the product's own replaced: the same-run ratio.</summary>
+    public IReadOnlyList<VariantUse> Variants { get; } = [new(BindingVariant.GrpcProtobufNet, BindingVariant.GrpcBindings)];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
     {

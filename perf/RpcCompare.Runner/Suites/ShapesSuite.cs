@@ -1,4 +1,5 @@
 using RpcCompare.Contracts;
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Suites;
@@ -9,6 +10,9 @@ internal sealed class ShapesSuite : ISuite
     public string Name => "shapes";
 
     public string Description => "The five call shapes void(), void(int), int(), int(int), void(struct): calls per second.";
+
+    /// <summary>The gRPC bindings once more through protobuf-net.Grpc, the path the product's own replaced: the same-run ratio.</summary>
+    public IReadOnlyList<VariantUse> Variants { get; } = [new(BindingVariant.GrpcProtobufNet, BindingVariant.GrpcBindings)];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
     {

@@ -16,4 +16,10 @@ public abstract class GrpcBindingOptions
     /// than this waits for a stream, unless its handler opens more connections.
     /// </summary>
     public int MaxStreamsPerConnection { get; set; } = 100;
+
+    /// <summary>
+    /// What builds the gRPC methods from the contracts; <see cref="GrpcEngine.ContractModel"/> by
+    /// default. <see cref="GrpcEngine.ProtobufNetGrpc"/> is a comparison variant for the runner.
+    /// </summary>
+    public GrpcEngine Engine { get; set; } = GrpcEngine.ContractModel;
 }

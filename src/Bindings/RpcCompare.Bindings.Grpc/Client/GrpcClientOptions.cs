@@ -19,4 +19,7 @@ public sealed class GrpcClientOptions
     /// measures both.
     /// </summary>
     public bool EnableMultipleHttp2Connections { get; set; } = true;
+
+    /// <summary>What makes the contract proxies; see <see cref="GrpcEngine"/>. The server must use the same engine.</summary>
+    public GrpcEngine Engine { get; set; } = GrpcEngine.ContractModel;
 }

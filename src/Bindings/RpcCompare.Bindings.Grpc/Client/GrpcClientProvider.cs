@@ -3,6 +3,7 @@ using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
+using ProtoBuf.Grpc.Client;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Push;
@@ -29,7 +30,7 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     protected GrpcClientOptions Options { get; }
 
     /// <summary>What this binding carries (the server applies the same rules).</summary>
-    public IReadOnlyList<CarryRefusal> Check(Type contract) => GrpcCarryRules.Instance.Check(Name, contract);
+    public IReadOnlyList<CarryRefusal> Check(Type contract) => GrpcCarryRules.For(Options.Engine).Check(Name, contract);
 
     public TContract Create<TContract>(string address)
         where TContract : class
@@ -39,7 +40,9 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
             throw new ContractNotCarriedException(refusals);
         }
 
-        return ContractProxy.Create<TContract>(Invoker(address));
+        return Options.Engine == GrpcEngine.ProtobufNetGrpc
+            ? Invoker(address).CreateGrpcService<TContract>()
+            : ContractProxy.Create<TContract>(Invoker(address));
     }
 
     /// <summary>grpc.health.v1.Health/Check over the same channel the contract proxies use.</summary>

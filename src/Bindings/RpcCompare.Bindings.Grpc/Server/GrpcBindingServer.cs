@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Grpc.AspNetCore.Server.Model;
+using ProtoBuf.Grpc.Server;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Grpc.Schema;
@@ -37,7 +38,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
         _options = options;
     }
 
-    protected override CarryRules Carries => GrpcCarryRules.Instance;
+    protected override CarryRules Carries => GrpcCarryRules.For(_options.Engine);
 
     /// <summary>Every gRPC service served, as routed, listed by reflection and answered for by health.</summary>
     public IReadOnlyList<string> ServiceNames => [.. ServedServices().Select(s => s.FullName)];
@@ -61,14 +62,24 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        services.AddGrpc(options =>
+        Action<global::Grpc.AspNetCore.Server.GrpcServiceOptions> configure = options =>
         {
             options.MaxReceiveMessageSize = _options.MaxMessageSize;
             options.MaxSendMessageSize = _options.MaxMessageSize;
             // No response compression (grpc-dotnet's default, stated): payloads are measured as sent.
             options.ResponseCompressionLevel = null;
             options.Interceptors.Add<RpcErrorServerInterceptor>();
-        });
+        };
+        if (_options.Engine == GrpcEngine.ProtobufNetGrpc)
+        {
+            // protobuf-net.Grpc binds each mapped implementation's [ServiceContract] interfaces itself.
+            services.AddCodeFirstGrpc(configure);
+        }
+        else
+        {
+            services.AddGrpc(configure);
+        }
+
         // The standard reflection services (Grpc.Reflection), given the schema's descriptors:
         // current tools ask for v1 first, older ones for v1alpha.
         var served = ServedServices();
@@ -92,11 +103,12 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             services.AddSingleton(registry);
             // The push service resets a dropped subscriber's stream through its HttpContext.
             services.AddHttpContextAccessor();
-            services.AddSingleton<IPushService, GrpcPushService>();
+            services.AddSingleton<GrpcPushService>();
+            services.AddSingleton<IPushService>(provider => provider.GetRequiredService<GrpcPushService>());
         }
 
         // Each contract is a service of its own type whose methods come from the contract's map.
-        foreach (var contract in Contracts)
+        foreach (var contract in _options.Engine == GrpcEngine.ProtobufNetGrpc ? [] : Contracts)
         {
             var endpoint = typeof(ContractEndpoint<>).MakeGenericType(contract);
             services.AddSingleton(endpoint, provider => Activator.CreateInstance(endpoint, provider.GetRequiredService(contract))!);
@@ -106,9 +118,12 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     protected override void Configure(WebApplication application)
     {
-        foreach (var contract in Contracts)
+        var serviceTypes = _options.Engine == GrpcEngine.ProtobufNetGrpc
+            ? Services.Select(s => s.Implementation).Concat(application.Services.GetService<GrpcPushService>() is null ? [] : [typeof(GrpcPushService)]).Distinct()
+            : Contracts.Select(contract => typeof(ContractEndpoint<>).MakeGenericType(contract));
+        foreach (var serviceType in serviceTypes)
         {
-            s_mapGrpcService.MakeGenericMethod(typeof(ContractEndpoint<>).MakeGenericType(contract)).Invoke(null, [application]);
+            s_mapGrpcService.MakeGenericMethod(serviceType).Invoke(null, [application]);
         }
 
         application.MapGrpcService<ReflectionServiceImpl>();
