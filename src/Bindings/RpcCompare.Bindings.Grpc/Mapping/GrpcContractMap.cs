@@ -64,6 +64,7 @@ internal sealed class GrpcContractMap
 
         var operations = new List<GrpcOperation>();
         var takenNames = DataTypeNames(description);
+        var sharedNames = OperationNamesShared(map);
         try
         {
             // The whole contract's types at once: a type's known subtypes come from every operation.
@@ -81,7 +82,7 @@ internal sealed class GrpcContractMap
             {
                 try
                 {
-                    operations.Add(map.Map(operation, takenNames));
+                    operations.Add(map.Map(operation, takenNames, sharedNames));
                 }
                 catch (Exception e) when (e is InvalidDataContractException or InvalidOperationException or NotSupportedException or ArgumentException)
                 {
@@ -135,7 +136,7 @@ internal sealed class GrpcContractMap
         }
     }
 
-    private GrpcOperation Map(OperationDescription operation, HashSet<string> takenNames)
+    private GrpcOperation Map(OperationDescription operation, HashSet<string> takenNames, HashSet<string> sharedNames)
     {
         var streamItem = StreamItemOf(operation);
         Type[] values = [.. ValueTypes(operation)];
@@ -150,18 +151,21 @@ internal sealed class GrpcContractMap
             ? operation.Name[..^"Async".Length]
             : operation.Name;
         var inputs = operation.Inputs;
+        // Envelopes are named after the operation, or after service and operation where another
+        // contract of the same package has an operation of that name (one package, one namespace of messages).
+        var envelope = sharedNames.Contains(name) ? ServiceName[(ServiceName.LastIndexOf('.') + 1)..] + name : name;
         var request = inputs switch
         {
             [] => GrpcMessage.Empty,
             [var only] when IsMessageClass(only.Type) => GrpcMessage.Bare(only.Type),
-            _ => Envelope(name, "Request", [.. inputs.Select(p => (p.Name, p.Type))], takenNames),
+            _ => Envelope(envelope, "Request", [.. inputs.Select(p => (p.Name, p.Type))], takenNames),
         };
         var reply = (streamItem, operation.Return, operation.Outputs.Count) switch
         {
             ({ } item, _, _) => GrpcMessage.Bare(item),
             (null, null, 0) => GrpcMessage.Empty,
             (null, { } result, 0) when IsMessageClass(result.Type) => GrpcMessage.Bare(result.Type),
-            _ => Envelope(name, "Response", [.. ResultField(operation), .. operation.Outputs.Select(p => (p.Name, p.Type))], takenNames),
+            _ => Envelope(envelope, "Response", [.. ResultField(operation), .. operation.Outputs.Select(p => (p.Name, p.Type))], takenNames),
         };
         return new GrpcOperation(operation, ServiceName, name, request, reply, streamItem);
     }
@@ -185,6 +189,40 @@ internal sealed class GrpcContractMap
         var fields = EnvelopeTypes.Emit(clrName, protoName, values);
         return new GrpcMessage(MessageShape.Envelope, fields.Count > 0 ? fields[0].Field.DeclaringType! : throw new InvalidOperationException("An envelope has at least one value."), fields);
     }
+
+    /// <summary>
+    /// The operation names this contract shares with another service contract of its assembly in the
+    /// same package: decided from the assembly alone, so the names never depend on which contract a
+    /// process happened to map first.
+    /// </summary>
+    private static HashSet<string> OperationNamesShared(GrpcContractMap map)
+    {
+        var package = PackageOf(map.ServiceName);
+        var names = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var contract in map.Description.ContractType.Assembly.GetTypes().Where(t => t.IsInterface && t.IsDefined(typeof(ServiceContractAttribute), inherit: false)))
+        {
+            try
+            {
+                if (PackageOf(ContractSchema.ServiceName(contract)) != package)
+                {
+                    continue;
+                }
+
+                foreach (var name in ContractLoader.Load(contract).Operations.Select(o => o.Name).Distinct())
+                {
+                    names[name] = names.GetValueOrDefault(name) + 1;
+                }
+            }
+            catch (Exception e) when (e is ContractLoadException or InvalidOperationException)
+            {
+                // A contract that does not load is never served beside this one.
+            }
+        }
+
+        return [.. names.Where(n => n.Value > 1).Select(n => n.Key)];
+    }
+
+    private static string PackageOf(string serviceName) => serviceName.LastIndexOf('.') is var dot and >= 0 ? serviceName[..dot] : "";
 
     /// <summary>The names the contract's data types take in its package.</summary>
     private static HashSet<string> DataTypeNames(ServiceContractDescription description)
