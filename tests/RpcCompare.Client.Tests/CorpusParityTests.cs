@@ -19,7 +19,8 @@ public sealed class CorpusParityTests
 
     public static TheoryData<string> CaseNames() => [.. Cases.Keys];
 
-    private static Dictionary<string, CorpusCase> Cases { get; } = new CorpusCase[]
+    /// <summary>Every case by contract name; the compatibility matrix reads which bindings each is called over.</summary>
+    internal static Dictionary<string, CorpusCase> Cases { get; } = new CorpusCase[]
     {
         new CorpusCase<ICalculator, Calculator>([.. Wcf, .. Grpc], async c =>
             $"{c.Add(2, 3)} {c.Subtract(2, 3)} {c.Multiply(2, 3)} {c.Divide(3, 2)} {c.Divide(1, 0)}"),
@@ -54,6 +55,11 @@ public sealed class CorpusParityTests
             await c.ClearAsync();
             return $"{sum} {c.Multiply(4, 5)} {await c.MultiplyAsync(6, 7)} {await c.EchoAsync("ab")}";
         }),
+        new CorpusCase<ISyncAndTaskForms, SyncAndTaskForms>(Grpc, async c => $"{c.Add(2, 3)} {await c.AddAsync(4, 5)}"),
+        new CorpusCase<IRenamedOperations, RenamedOperations>([.. Wcf, .. Grpc], async c =>
+            $"{c.Add(2, 3)} {c.Add(2.0, 3.0)} {await c.TotalAsync([1, 2, int.MaxValue])} {await c.TotalAsync([])} {c.CountAsync("four")}"),
+        new CorpusCase<IAsyncPattern, AsyncPattern>([], async c => await Task.Factory.FromAsync((callback, state) => c.BeginLookup("key", callback, state!), c.EndLookup, null)),
+        new CorpusCase<ITypedMessages, TypedMessages>(Wcf, async c => $"{c.Place(new PlaceRequest { Tenant = "tenant", Sku = "A-1", Quantity = 3 }).OrderId}"),
         new CorpusCase<IShapes, Shapes>([.. Wcf, .. Grpc], async c =>
         {
             Shape[] shapes = [new Circle { Label = "c", Radius = 1 }, new Square { Label = "s", Side = 2 }, new Triangle { Label = "t", Base = 3, Height = 4 }];
@@ -111,7 +117,7 @@ public sealed class CorpusParityTests
         }
     }
 
-    private abstract class CorpusCase
+    internal abstract class CorpusCase
     {
         public abstract Type Contract { get; }
 

@@ -81,11 +81,6 @@ public sealed class TeamContractTests
         Assert.Equal(5.0, factory.Create<ICalculator>(BindingNames.InProc, "").Add(2, 3));
     }
 
-    private sealed class TypedMessages : ITypedMessages
-    {
-        public PlaceResponse Place(PlaceRequest request) => new() { OrderId = request.Quantity };
-    }
-
     private sealed class Adder : ISyncAndTaskForms
     {
         public int Add(int a, int b) => a + b;

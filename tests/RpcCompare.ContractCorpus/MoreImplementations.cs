@@ -71,3 +71,46 @@ public sealed class DataShapes : IDataShapes
 
     public NoMembers Nothing(NoMembers value) => value;
 }
+
+public sealed class SyncAndTaskForms : ISyncAndTaskForms
+{
+    public int Add(int a, int b) => a + b;
+
+    public Task<int> AddAsync(int a, int b) => Task.FromResult(a + b);
+}
+
+public sealed class RenamedOperations : IRenamedOperations
+{
+    public int Add(int a, int b) => a + b;
+
+    public double Add(double a, double b) => a + b + 0.5;
+
+    public Task<long> TotalAsync(int[] values) => Task.FromResult(values?.Sum(v => (long)v) ?? -1);
+
+    public int CountAsync(string text) => text.Length;
+}
+
+/// <summary>The Begin/End pattern over a task, as WCF services written before Task wrote it.</summary>
+public sealed class AsyncPattern : IAsyncPattern
+{
+    public IAsyncResult BeginLookup(string key, AsyncCallback callback, object state)
+    {
+        var lookup = Task.FromResult(key.ToUpperInvariant());
+        var completion = new TaskCompletionSource<string>(state);
+        lookup.ContinueWith(
+            t =>
+            {
+                completion.SetResult(t.Result);
+                callback?.Invoke(completion.Task);
+            },
+            TaskScheduler.Default);
+        return completion.Task;
+    }
+
+    public string EndLookup(IAsyncResult result) => ((Task<string>)result).GetAwaiter().GetResult();
+}
+
+public sealed class TypedMessages : ITypedMessages
+{
+    public PlaceResponse Place(PlaceRequest request) => new() { OrderId = (request.Quantity * 100) + request.Tenant.Length + request.Sku.Length };
+}

@@ -50,5 +50,12 @@ internal sealed class WcfCarryRules : CarryRules
         {
             yield return $"CoreWCF does not recognise ValueTask ({valueTask.Name}); declare it as Task";
         }
+
+        // CoreWCF's OperationInvokerBehavior throws PlatformNotSupportedException for an operation
+        // whose service side has only BeginX/EndX (the asynchronous programming model).
+        if (operation is { BeginMethod: { } begin, SyncMethod: null, TaskMethod: null })
+        {
+            yield return $"CoreWCF's service side does not dispatch the Begin/End form ({begin.Name}); declare the operation Task-based";
+        }
     }
 }

@@ -41,6 +41,16 @@ public sealed class WcfCarryRulesTests
             refusal.ToString());
     }
 
+    [Theory]
+    [MemberData(nameof(Bindings))]
+    public void BeginEndOnly_IsRefused_ButNotBesideATaskForm(string binding)
+    {
+        Assert.Equal(
+            $"binding {binding} cannot carry operation Lookup of contract IAsyncPattern: CoreWCF's service side does not dispatch the Begin/End form (BeginLookup); declare the operation Task-based",
+            Assert.Single(Provider(binding).Check(typeof(IAsyncPattern))).ToString());
+        Assert.Equal(["Split"], Provider(binding).Check(typeof(IAsyncPatternWithOut)).Select(r => r.Operation));
+    }
+
     [Fact]
     public void ValueTaskForms_AreRefused_OnePerOperation()
     {

@@ -42,7 +42,7 @@ internal static class OperationExpressions
 
             arguments.Add(operation.Request.Shape == MessageShape.Bare
                 ? request
-                : Expression.Field(request, operation.Request.Fields[inputs.ToList().IndexOf(description)].Field));
+                : EmptyCollections.OrEmpty(Expression.Field(request, operation.Request.Fields[inputs.ToList().IndexOf(description)].Field)));
         }
 
         outputs = locals;
@@ -58,7 +58,7 @@ internal static class OperationExpressions
             var input = inputs.FindIndex(p => p.Name == local.Name);
             if (input >= 0)
             {
-                yield return Expression.Assign(local, Expression.Field(request, operation.Request.Fields[input].Field));
+                yield return Expression.Assign(local, EmptyCollections.OrEmpty(Expression.Field(request, operation.Request.Fields[input].Field)));
             }
         }
     }
@@ -118,13 +118,13 @@ internal static class OperationExpressions
         for (var i = 0; i < operation.Description.Outputs.Count; i++)
         {
             var target = Expression.ArrayAccess(args, Expression.Constant(positions[operation.Description.Outputs[i].Name]));
-            body.Add(Expression.Assign(target, Expression.Convert(Expression.Field(reply, fields[offset + i].Field), typeof(object))));
+            body.Add(Expression.Assign(target, Expression.Convert(EmptyCollections.OrEmpty(Expression.Field(reply, fields[offset + i].Field)), typeof(object))));
         }
 
         Expression result = operation.Reply.Shape switch
         {
             MessageShape.Bare => reply,
-            MessageShape.Envelope when operation.ReplyHasResult => Expression.Field(reply, fields[0].Field),
+            MessageShape.Envelope when operation.ReplyHasResult => EmptyCollections.OrEmpty(Expression.Field(reply, fields[0].Field)),
             _ => Expression.Default(typeof(TResult)),
         };
         body.Add(result.Type == typeof(TResult) ? result : Expression.Convert(result, typeof(TResult)));

@@ -48,9 +48,12 @@ internal static class GrpcMessageModel
                 var meta = Model.Add(type.Type, applyDefaultBehaviour: false);
                 meta.Name = type.Name;
                 // DataContractSerializer runs no constructor either: a member the wire leaves out
-                // (protobuf leaves out zeros, false and empty collections) reads as the CLR default,
-                // not as whatever the constructor would have set.
-                meta.UseConstructor = false;
+                // (protobuf leaves out zeros and false) reads as the CLR default, not as whatever the
+                // constructor would have set; collections read empty (EmptyCollections).
+                if (!type.Type.IsValueType)
+                {
+                    meta.SetFactory(EmptyCollections.FactoryFor(type.Type));
+                }
                 foreach (var member in type.Members)
                 {
                     var field = meta.AddField(member.FieldNumber, member.Member.Name);
