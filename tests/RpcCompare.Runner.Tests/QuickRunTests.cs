@@ -257,7 +257,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());
         string[] variants =
         [
-            "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc",
+            "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
             .. s_bindings.Where(b => b != "inproc").Select(b => $"{b}/inline-io"),
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),

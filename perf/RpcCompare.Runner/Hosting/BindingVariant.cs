@@ -82,6 +82,14 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
         });
 
+    /// <summary>ServiceModel.Grpc (protobuf marshaller) on both sides: the established library for WCF contracts over gRPC.</summary>
+    public static readonly BindingVariant GrpcServiceModel = new(
+        "ServiceModel.Grpc",
+        "ServiceModel.Grpc 1.22.1 with its protobuf marshaller on the server (AddServiceModelGrpc) and its ClientFactory proxies in the client (Engine = ServiceModelGrpc) " +
+        "instead of the product's methods built from the contract model; its own wire (every parameter list in a message of its own)",
+        new Dictionary<string, string> { [$"{GrpcTcpBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ServiceModelGrpc) },
+        static () => new RpcClientFactory([new GrpcTcpClientProvider(new GrpcClientOptions { Engine = GrpcEngine.ServiceModelGrpc, ConnectTimeout = RunnerClients.ConnectTimeout })]));
+
     /// <summary>Kestrel's concurrent streams per HTTP/2 connection raised from 100, for subscriptions multiplexed on one connection.</summary>
     public static readonly BindingVariant GrpcStreamsRaised = new(
         "streams-raised",

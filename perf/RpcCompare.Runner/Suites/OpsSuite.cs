@@ -1,3 +1,4 @@
+using RpcCompare.Bindings;
 using RpcCompare.Contracts;
 using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
@@ -11,8 +12,15 @@ internal sealed class OpsSuite : ISuite
 
     public string Description => "Ping, ReadDirectory (100 entries), WriteAt (100 B in the middle of 1 MiB), WriteAt twice: the WCF-versus-pipes table.";
 
-    /// <summary>The gRPC bindings once more through protobuf-net.Grpc, the path the product's own replaced: the same-run ratio.</summary>
-    public IReadOnlyList<VariantUse> Variants { get; } = [new(BindingVariant.GrpcProtobufNet, BindingVariant.GrpcBindings)];
+    /// <summary>
+    /// The gRPC bindings once more through protobuf-net.Grpc (the path the product's own replaced) and
+    /// grpc-tcp through ServiceModel.Grpc (the peer library): same-run ratios.
+    /// </summary>
+    public IReadOnlyList<VariantUse> Variants { get; } =
+    [
+        new(BindingVariant.GrpcProtobufNet, BindingVariant.GrpcBindings),
+        new(BindingVariant.GrpcServiceModel, new HashSet<string> { BindingNames.GrpcTcp }),
+    ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
     {

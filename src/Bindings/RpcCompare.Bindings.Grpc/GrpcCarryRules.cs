@@ -12,19 +12,29 @@ namespace RpcCompare.Bindings.Grpc;
 /// </summary>
 internal sealed class GrpcCarryRules : CarryRules
 {
-    private readonly bool _singleMessagesOnly;
+    private readonly string? _comparisonEngine;
 
-    private GrpcCarryRules(bool singleMessagesOnly)
+    private GrpcCarryRules(string? comparisonEngine)
     {
-        _singleMessagesOnly = singleMessagesOnly;
+        _comparisonEngine = comparisonEngine;
     }
 
-    public static GrpcCarryRules Instance { get; } = new(singleMessagesOnly: false);
+    public static GrpcCarryRules Instance { get; } = new(comparisonEngine: null);
 
-    /// <summary>protobuf-net.Grpc's binder: the map's refusals, and every operation that needs an envelope.</summary>
-    public static GrpcCarryRules ProtobufNetGrpc { get; } = new(singleMessagesOnly: true);
+    private static GrpcCarryRules ProtobufNetGrpc { get; } = new("protobuf-net.Grpc");
 
-    public static GrpcCarryRules For(GrpcEngine engine) => engine == GrpcEngine.ProtobufNetGrpc ? ProtobufNetGrpc : Instance;
+    private static GrpcCarryRules ServiceModelGrpc { get; } = new("ServiceModel.Grpc");
+
+    /// <summary>
+    /// The engine's rules: a comparison engine is given the map's refusals and, besides, every
+    /// operation that needs an envelope or declares WCF faults (the variant measures the shapes both carry).
+    /// </summary>
+    public static GrpcCarryRules For(GrpcEngine engine) => engine switch
+    {
+        GrpcEngine.ProtobufNetGrpc => ProtobufNetGrpc,
+        GrpcEngine.ServiceModelGrpc => ServiceModelGrpc,
+        _ => Instance,
+    };
 
     protected override IEnumerable<string> RefuseContract(ServiceContractDescription contract) =>
         GrpcContractMap.For(contract.ContractType).Refusals.Where(r => r.Operation is null).Select(r => r.Reason);
@@ -37,10 +47,10 @@ internal sealed class GrpcCarryRules : CarryRules
             yield return refusal.Reason;
         }
 
-        if (_singleMessagesOnly && map.Operations.FirstOrDefault(o => o.Description == operation) is { } mapped
+        if (_comparisonEngine is not null && map.Operations.FirstOrDefault(o => o.Description == operation) is { } mapped
             && (mapped.Request.Shape == MessageShape.Envelope || mapped.Reply.Shape == MessageShape.Envelope || mapped.Description.Faults.Any(f => f.DetailType != typeof(Contracts.RpcFault))))
         {
-            yield return "the protobuf-net.Grpc engine (a comparison variant) carries only operations taking and returning at most one data contract, without WCF faults";
+            yield return $"the {_comparisonEngine} engine (a comparison variant) is given only operations taking and returning at most one data contract, without WCF faults";
         }
     }
 }

@@ -16,4 +16,12 @@ public enum GrpcEngine
     /// and return at most one data contract; a host refuses to start with any other.
     /// </summary>
     ProtobufNetGrpc,
+
+    /// <summary>
+    /// ServiceModel.Grpc (its protobuf marshaller), the established library for WCF contracts over
+    /// gRPC, as a comparison variant. Its wire differs (it wraps every parameter list in a message
+    /// of its own), so only its own client calls it; like <see cref="ProtobufNetGrpc"/> it is given
+    /// only operations taking and returning at most one data contract.
+    /// </summary>
+    ServiceModelGrpc,
 }

@@ -17,6 +17,12 @@ namespace RpcCompare.Bindings.Grpc.Client;
 /// </summary>
 public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealthProbe, IPushClientProvider, IDisposable
 {
+    // ServiceModel.Grpc's factory emits one proxy type per contract: one factory per process.
+    private static readonly ServiceModel.Grpc.Client.ClientFactory s_serviceModelClients = new(new ServiceModel.Grpc.Client.ServiceModelGrpcClientOptions
+    {
+        MarshallerFactory = new ServiceModel.Grpc.Configuration.ProtobufMarshallerFactory(),
+    });
+
     private readonly ConcurrentDictionary<string, Lazy<(GrpcChannel Channel, CallInvoker Invoker)>> _channels = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, SharedPushChannel> _sharedPushChannels = new(StringComparer.Ordinal);
 
@@ -40,9 +46,12 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
             throw new ContractNotCarriedException(refusals);
         }
 
-        return Options.Engine == GrpcEngine.ProtobufNetGrpc
-            ? Invoker(address).CreateGrpcService<TContract>()
-            : ContractProxy.Create<TContract>(Invoker(address));
+        return Options.Engine switch
+        {
+            GrpcEngine.ProtobufNetGrpc => Invoker(address).CreateGrpcService<TContract>(),
+            GrpcEngine.ServiceModelGrpc => s_serviceModelClients.CreateClient<TContract>(Invoker(address)),
+            _ => ContractProxy.Create<TContract>(Invoker(address)),
+        };
     }
 
     /// <summary>grpc.health.v1.Health/Check over the same channel the contract proxies use.</summary>

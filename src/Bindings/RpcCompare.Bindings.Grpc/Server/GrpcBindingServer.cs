@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Grpc.AspNetCore.Server.Model;
 using ProtoBuf.Grpc.Server;
+using ServiceModel.Grpc.Configuration;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Grpc.Schema;
@@ -70,14 +71,19 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             options.ResponseCompressionLevel = null;
             options.Interceptors.Add<RpcErrorServerInterceptor>();
         };
-        if (_options.Engine == GrpcEngine.ProtobufNetGrpc)
+        switch (_options.Engine)
         {
-            // protobuf-net.Grpc binds each mapped implementation's [ServiceContract] interfaces itself.
-            services.AddCodeFirstGrpc(configure);
-        }
-        else
-        {
-            services.AddGrpc(configure);
+            case GrpcEngine.ProtobufNetGrpc:
+                // protobuf-net.Grpc binds each mapped implementation's [ServiceContract] interfaces itself.
+                services.AddCodeFirstGrpc(configure);
+                break;
+            case GrpcEngine.ServiceModelGrpc:
+                services.AddGrpc(configure);
+                services.AddServiceModelGrpc(options => options.DefaultMarshallerFactory = new ProtobufMarshallerFactory());
+                break;
+            default:
+                services.AddGrpc(configure);
+                break;
         }
 
         // The standard reflection services (Grpc.Reflection), given the schema's descriptors:
@@ -108,7 +114,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
         }
 
         // Each contract is a service of its own type whose methods come from the contract's map.
-        foreach (var contract in _options.Engine == GrpcEngine.ProtobufNetGrpc ? [] : Contracts)
+        foreach (var contract in _options.Engine == GrpcEngine.ContractModel ? Contracts : [])
         {
             var endpoint = typeof(ContractEndpoint<>).MakeGenericType(contract);
             services.AddSingleton(endpoint, provider => Activator.CreateInstance(endpoint, provider.GetRequiredService(contract))!);
@@ -118,7 +124,8 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     protected override void Configure(WebApplication application)
     {
-        var serviceTypes = _options.Engine == GrpcEngine.ProtobufNetGrpc
+        // The comparison engines bind each implementation's [ServiceContract] interfaces themselves.
+        var serviceTypes = _options.Engine != GrpcEngine.ContractModel
             ? Services.Select(s => s.Implementation).Concat(application.Services.GetService<GrpcPushService>() is null ? [] : [typeof(GrpcPushService)]).Distinct()
             : Contracts.Select(contract => typeof(ContractEndpoint<>).MakeGenericType(contract));
         foreach (var serviceType in serviceTypes)
