@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.ContractCorpus;
@@ -39,9 +40,9 @@ public sealed class CompatibilityMatrixTests
     private static string PagePath => Path.Combine(RepositoryRoot(), "docs", "compatibility.md");
 
     [Fact]
-    public void CheckedInMatrix_SaysWhatTheCarryRulesSay()
+    public async Task CheckedInMatrix_SaysWhatTheCarryRulesSay()
     {
-        var generated = Generate();
+        var generated = await GenerateAsync();
         if (Environment.GetEnvironmentVariable("RPCCOMPARE_WRITE_DOCS") == "1")
         {
             File.WriteAllText(PagePath, generated);
@@ -52,7 +53,7 @@ public sealed class CompatibilityMatrixTests
             $"{PagePath} is stale: the carry rules or the corpus changed. Regenerate it with RPCCOMPARE_WRITE_DOCS=1 dotnet test tests/RpcCompare.Client.Tests --filter CompatibilityMatrix and commit it.");
     }
 
-    private static string Generate()
+    private static async Task<string> GenerateAsync()
     {
         using var factory = RpcClientFactory.CreateDefault();
         var page = new StringBuilder();
@@ -74,7 +75,9 @@ public sealed class CompatibilityMatrixTests
             page.Append(' ').Append(binding == BindingNames.InProc ? "inproc (registered)" : binding).Append(" |");
         }
 
-        page.Append('\n').Append("|---|").Append(string.Concat(Enumerable.Repeat("---|", Bindings.Length))).Append('\n');
+        page.Append(" ServiceModel.Grpc (measured) |");
+
+        page.Append('\n').Append("|---|").Append(string.Concat(Enumerable.Repeat("---|", Bindings.Length + 1))).Append('\n');
         var reasons = new List<string>();
         foreach (var (contract, shape) in Rows)
         {
@@ -94,33 +97,55 @@ public sealed class CompatibilityMatrixTests
 
                 // One note per reason, naming every operation it refuses.
                 var notes = refusals.GroupBy(r => r.Reason)
-                    .Select(g => g.All(r => r.Operation is null) ? g.Key : $"{string.Join(", ", g.Select(r => r.Operation).Distinct())}: {g.Key}")
-                    .ToList();
-                var numbers = notes.Select(note =>
-                {
-                    var index = reasons.IndexOf(note);
-                    if (index < 0)
-                    {
-                        reasons.Add(note);
-                        index = reasons.Count - 1;
-                    }
-
-                    return $"[{index + 1}](#r{index + 1})";
-                });
-                page.Append(" ✗ ").Append(string.Join(" ", numbers)).Append(" |");
+                    .Select(g => g.All(r => r.Operation is null) ? g.Key : $"{string.Join(", ", g.Select(r => r.Operation).Distinct())}: {g.Key}");
+                page.Append(" ✗ ").Append(string.Join(" ", notes.Select(note => Footnote(reasons, note)))).Append(" |");
             }
 
-            page.Append('\n');
+            page.Append(' ').Append(await PeerCellAsync(contract, reasons)).Append(" |\n");
         }
 
         page.Append("\n✓ carried, and called over this binding by `CorpusParityTests` with the in-process answers; ✓° carried by the rules but not yet called by those tests; ")
-            .Append("✗ refused at start-up, for the reasons below (with the operations they concern).\n\n## Reasons\n\n");
+            .Append("✗ refused at start-up, for the reasons below (with the operations they concern).\n\n")
+            .Append("ServiceModel.Grpc (measured): the peer library by itself, 1.22.1 with its protobuf marshaller, on grpc-tcp (`ServiceModelGrpcHost`): ")
+            .Append("the same implementation and calls as `CorpusParityTests`; ✓ the same answers as in-process, ≠ different answers, ✗ it failed; – not tried (no parity case).\n\n## Reasons\n\n");
         for (var i = 0; i < reasons.Count; i++)
         {
             page.Append("<a id=\"r").Append(i + 1).Append("\"></a>").Append(i + 1).Append(". ").Append(reasons[i].Replace("|", "\\|", StringComparison.Ordinal)).Append('\n');
         }
 
         return page.ToString();
+    }
+
+    /// <summary>The ServiceModel.Grpc column: the parity case's calls through the peer library, against the in-process answers.</summary>
+    private static async Task<string> PeerCellAsync(Type contract, List<string> reasons)
+    {
+        if (!CorpusParityTests.Cases.TryGetValue(contract.Name, out var corpus))
+        {
+            return "–";
+        }
+
+        var services = new ServiceCollection();
+        corpus.Register(services);
+        await using var container = services.BuildServiceProvider();
+        using var inProc = RpcClientFactory.CreateDefault(inProcServices: container);
+        var expected = await corpus.RunAsync(inProc, BindingNames.InProc, "");
+        var (transcript, failure) = await corpus.RunOnServiceModelGrpcAsync();
+        return failure is not null ? $"✗ {Footnote(reasons, failure)}"
+            : transcript == expected ? "✓"
+            : $"≠ {Footnote(reasons, $"answers `{transcript}` where the in-process call answers `{expected}`")}";
+    }
+
+    /// <summary>The link to a reason's footnote, adding the reason the first time.</summary>
+    private static string Footnote(List<string> reasons, string reason)
+    {
+        var index = reasons.IndexOf(reason);
+        if (index < 0)
+        {
+            reasons.Add(reason);
+            index = reasons.Count - 1;
+        }
+
+        return $"[{index + 1}](#r{index + 1})";
     }
 
     private static string RepositoryRoot()

@@ -128,6 +128,9 @@ public sealed class CorpusParityTests
         public abstract void Register(IServiceCollection services);
 
         public abstract Task<string> RunAsync(RpcClientFactory factory, string binding, string address);
+
+        /// <summary>The same calls against the implementation hosted and called by ServiceModel.Grpc alone.</summary>
+        public abstract Task<(string? Transcript, string? Failure)> RunOnServiceModelGrpcAsync();
     }
 
     private sealed class CorpusCase<TContract, TImplementation>(IReadOnlyList<string> carriers, Func<TContract, Task<string>> script) : CorpusCase
@@ -139,6 +142,9 @@ public sealed class CorpusParityTests
         public override IReadOnlyList<string> Carriers => carriers;
 
         public override void Register(IServiceCollection services) => services.AddRpcService<TContract, TImplementation>();
+
+        public override Task<(string? Transcript, string? Failure)> RunOnServiceModelGrpcAsync() =>
+            ServiceModelGrpcHost.RunAsync<TContract, TImplementation>(script);
 
         public override async Task<string> RunAsync(RpcClientFactory factory, string binding, string address)
         {
