@@ -73,7 +73,10 @@ public sealed class CorpusParityTests
             var twice = c.Twice(new PlainOldObject { Field = 21, Property = "ab" });
             var renamed = c.Rename(new RenamedMembers { Zoo = 3, Beta = 4 }, "!");
             var maybe = $"{c.Maybe(1, ["x", "y"], new() { ["a"] = 10 })} {c.Maybe(null, [], [])} {c.Maybe(0, ["x"], new() { ["b"] = 0 })}";
-            return $"{reversed.zebra}{reversed.bird}{reversed.parrot}{reversed.antelope}{reversed.dog}{reversed.cat}{reversed.albatross} | {twice.Field} {twice.Property} | {renamed.Zoo} {renamed.Beta} | {maybe} | {c.Nothing(new NoMembers()) is not null}";
+            var described = $"{c.Describe(new DerivedType { zebra = "z", bird = "b", cat = "c", albatross = "a" })} {c.Describe(new BaseType { zebra = "y" })}";
+            var normalized = new PlainOldObject { Field = 4, Property = "ab" };
+            c.Normalize(ref normalized);
+            return $"{reversed.zebra}{reversed.bird}{reversed.parrot}{reversed.antelope}{reversed.dog}{reversed.cat}{reversed.albatross} | {twice.Field} {twice.Property} | {renamed.Zoo} {renamed.Beta} | {maybe} | {c.Nothing(new NoMembers()) is not null} | {described} | {normalized.Field} {normalized.Property}";
         }),
     }.ToDictionary(c => c.Name);
 

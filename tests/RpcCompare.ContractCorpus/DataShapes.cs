@@ -9,6 +9,15 @@ namespace RpcCompare.ContractCorpus;
 [ServiceContract(Namespace = "urn:corpus:data")]
 public interface IDataShapes
 {
+    /// <summary>Declared first: the base type is reached before its known subtype.</summary>
+    [OperationContract]
+    [ServiceKnownType(typeof(DerivedType))]
+    string Describe(BaseType value);
+
+    /// <summary>A data contract by reference: it comes back changed.</summary>
+    [OperationContract]
+    void Normalize(ref PlainOldObject value);
+
     [OperationContract]
     DerivedType Reverse(DerivedType value);
 

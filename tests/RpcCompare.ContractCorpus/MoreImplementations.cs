@@ -57,6 +57,14 @@ public sealed class Shapes : IShapes
 
 public sealed class DataShapes : IDataShapes
 {
+    public string Describe(BaseType value) => value switch
+    {
+        DerivedType d => $"derived {d.zebra}{d.bird}{d.cat}{d.albatross}",
+        _ => $"base {value.zebra}",
+    };
+
+    public void Normalize(ref PlainOldObject value) => value = new PlainOldObject { Field = value.Field * 10, Property = value.Property.ToUpperInvariant() };
+
     public DerivedType Reverse(DerivedType value) => new()
     {
         zebra = value.bird, bird = value.zebra, parrot = value.antelope, antelope = value.parrot, dog = value.cat, cat = value.dog, albatross = value.albatross + "!",

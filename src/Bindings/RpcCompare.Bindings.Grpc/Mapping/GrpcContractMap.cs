@@ -70,9 +70,9 @@ internal sealed class GrpcContractMap
             // The whole contract's types at once: a type's known subtypes come from every operation.
             GrpcMessageModel.Configure(description.Operations.SelectMany(ValueTypes), [.. description.Operations.SelectMany(o => o.KnownTypes).Distinct()]);
         }
-        catch (InvalidDataContractException)
+        catch (Exception e) when (e is InvalidDataContractException or InvalidOperationException or NotSupportedException or ArgumentException)
         {
-            // Each operation with an invalid type is refused below, in the serializer's words.
+            // Each operation with a type the serializers refuse is refused below, in their words.
         }
 
         foreach (var operation in description.Operations)
@@ -157,7 +157,8 @@ internal sealed class GrpcContractMap
         var request = inputs switch
         {
             [] => GrpcMessage.Empty,
-            [var only] when IsMessageClass(only.Type) => GrpcMessage.Bare(only.Type),
+            // A ref parameter comes back in the reply: it travels in an envelope both ways.
+            [var only] when IsMessageClass(only.Type) && only.Direction == ParameterDirection.In => GrpcMessage.Bare(only.Type),
             _ => Envelope(envelope, "Request", [.. inputs.Select(p => (p.Name, p.Type))], takenNames),
         };
         var reply = (streamItem, operation.Return, operation.Outputs.Count) switch
@@ -199,7 +200,18 @@ internal sealed class GrpcContractMap
     {
         var package = PackageOf(map.ServiceName);
         var names = new Dictionary<string, int>(StringComparer.Ordinal);
-        foreach (var contract in map.Description.ContractType.Assembly.GetTypes().Where(t => t.IsInterface && t.IsDefined(typeof(ServiceContractAttribute), inherit: false)))
+        Type?[] types;
+        try
+        {
+            types = map.Description.ContractType.Assembly.GetTypes();
+        }
+        catch (ReflectionTypeLoadException e)
+        {
+            // An assembly with an optional dependency missing: the types that did load.
+            types = e.Types;
+        }
+
+        foreach (var contract in types.OfType<Type>().Where(t => t.IsInterface && t.IsDefined(typeof(ServiceContractAttribute), inherit: false)))
         {
             try
             {

@@ -43,9 +43,14 @@ internal static class GrpcMessageModel
         var subtypes = Subtypes(reached, knownTypes);
         lock (Gate)
         {
-            foreach (var type in reached.Where(t => Decided.Add(t.Type) && NeedsConfiguring(t, subtypes)))
+            // Two passes: every type is added before any subtype link is made, because AddSubType
+            // adds a derived type it does not know yet with protobuf-net's own attribute reading, and
+            // its fields would then be added twice (duplicate field numbers at the first call).
+            var configured = reached.Where(t => Decided.Add(t.Type) && NeedsConfiguring(t, subtypes))
+                .Select(type => (Type: type, Meta: Model.Add(type.Type, applyDefaultBehaviour: false)))
+                .ToList();
+            foreach (var (type, meta) in configured)
             {
-                var meta = Model.Add(type.Type, applyDefaultBehaviour: false);
                 meta.Name = type.Name;
                 // DataContractSerializer runs no constructor either: a member the wire leaves out
                 // (protobuf leaves out zeros and false) reads as the CLR default, not as whatever the
@@ -54,13 +59,17 @@ internal static class GrpcMessageModel
                 {
                     meta.SetFactory(EmptyCollections.FactoryFor(type.Type));
                 }
+
                 foreach (var member in type.Members)
                 {
                     var field = meta.AddField(member.FieldNumber, member.Member.Name);
                     field.Name = member.Name;
                     field.IsRequired = member.IsRequired;
                 }
+            }
 
+            foreach (var (type, meta) in configured)
+            {
                 foreach (var (number, subtype) in SubtypeNumbers(type, subtypes))
                 {
                     meta.AddSubType(number, subtype);
