@@ -78,7 +78,29 @@ public sealed class CorpusParityTests
             c.Normalize(ref normalized);
             return $"{reversed.zebra}{reversed.bird}{reversed.parrot}{reversed.antelope}{reversed.dog}{reversed.cat}{reversed.albatross} | {twice.Field} {twice.Property} | {renamed.Zoo} {renamed.Beta} | {maybe} | {c.Nothing(new NoMembers()) is not null} | {described} | {normalized.Field} {normalized.Property}";
         }),
+        new CorpusCase<IStreamedFiles, StreamedFiles>([.. Wcf, .. Grpc], async c =>
+        {
+            // More than three chunks and not a whole number of them; then nothing at all.
+            var sent = Enumerable.Range(0, 200_003).Select(i => (byte)(i * 7)).ToArray();
+            c.Upload(new MemoryStream(sent));
+            var latest = await ReadAllAsync(await c.DownloadLatestAsync());
+            c.Upload(new MemoryStream());
+            var empty = await ReadAllAsync(await c.DownloadLatestAsync());
+            var hello = System.Text.Encoding.UTF8.GetString(await ReadAllAsync(c.Download("hello.txt")));
+            var missing = await Record(() => Task.FromResult(c.Download("missing.txt")));
+            return $"{latest.Length} {latest.AsSpan().SequenceEqual(sent)} | {empty.Length} | {hello} | {missing}";
+        }),
     }.ToDictionary(c => c.Name);
+
+    private static async Task<byte[]> ReadAllAsync(Stream stream)
+    {
+        await using (stream)
+        {
+            using var copy = new MemoryStream();
+            await stream.CopyToAsync(copy);
+            return copy.ToArray();
+        }
+    }
 
     [Theory]
     [MemberData(nameof(CaseNames))]

@@ -1,3 +1,5 @@
+using System.ServiceModel;
+
 namespace RpcCompare.ContractCorpus;
 
 // More implementations for the tests that host the corpus on every binding.
@@ -121,4 +123,23 @@ public sealed class AsyncPattern : IAsyncPattern
 public sealed class TypedMessages : ITypedMessages
 {
     public PlaceResponse Place(PlaceRequest request) => new() { OrderId = (request.Quantity * 100) + request.Tenant.Length + request.Sku.Length };
+}
+
+/// <summary>Files kept in memory: the last upload is "latest"; hello.txt always exists.</summary>
+public sealed class StreamedFiles : IStreamedFiles
+{
+    private byte[] _latest = [];
+
+    public Stream Download(string path) => path == "hello.txt"
+        ? new MemoryStream("hello, streamed world"u8.ToArray())
+        : throw new FaultException($"No file '{path}'.");
+
+    public void Upload(Stream data)
+    {
+        using var copy = new MemoryStream();
+        data.CopyTo(copy);
+        _latest = copy.ToArray();
+    }
+
+    public Task<Stream> DownloadLatestAsync() => Task.FromResult<Stream>(new MemoryStream(_latest, writable: false));
 }

@@ -13,6 +13,16 @@ public abstract class WcfBindingOptions
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
 
     /// <summary>
+    /// Largest Stream a client may send to a contract with streamed operations, in bytes. Such a
+    /// contract's endpoint uses WCF's streamed transfer (TransferMode.Streamed): the body passes
+    /// through without being buffered, so this bounds what one call may push, not memory. Defaults to 4 GiB.
+    /// </summary>
+    public long MaxStreamSize { get; set; } = DefaultMaxStreamSize;
+
+    /// <summary>4 GiB.</summary>
+    public const long DefaultMaxStreamSize = 4L * 1024 * 1024 * 1024;
+
+    /// <summary>
     /// How CoreWCF maps sessions to service instances. Defaults to Single: the host's one
     /// instance from DI serves every session. CoreWCF's own default is PerSession; the runner's
     /// tuning suite measures both.

@@ -57,6 +57,21 @@ public sealed class ContractMapTests
     }
 
     [Fact]
+    public void Streams_TravelAsChunks_ClientServerOrBothWays()
+    {
+        var files = ContractSchema.Generate([typeof(IStreamedFiles)]).Single().Text;
+        var map = GrpcContractMap.For(typeof(IStreamedFiles));
+
+        Assert.Equal(
+            ["Download ServerStreaming", "DownloadLatest ServerStreaming", "Upload ClientStreaming"],
+            map.Operations.Select(o => $"{o.Name} {o.MethodType}").Order());
+        Assert.Contains("message StreamChunk {\n   bytes data = 1;\n}", files, StringComparison.Ordinal);
+        Assert.Contains("rpc Download (DownloadRequest) returns (stream StreamChunk);", files, StringComparison.Ordinal);
+        Assert.Contains("rpc DownloadLatest (.google.protobuf.Empty) returns (stream StreamChunk);", files, StringComparison.Ordinal);
+        Assert.Contains("rpc Upload (stream StreamChunk) returns (.google.protobuf.Empty);", files, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void DivideEnvelope_OnTheWire()
     {
         var divide = GrpcContractMap.For(typeof(IParameterShapes)).Operations.Single(o => o.Name == "Divide");

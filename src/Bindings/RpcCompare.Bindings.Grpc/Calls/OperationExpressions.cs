@@ -40,7 +40,7 @@ internal static class OperationExpressions
                 continue;
             }
 
-            arguments.Add(operation.Request.Shape == MessageShape.Bare
+            arguments.Add(operation.Request.IsWhole
                 ? request
                 : EmptyCollections.OrEmpty(Expression.Field(request, operation.Request.Fields[inputs.ToList().IndexOf(description)].Field)));
         }
@@ -71,7 +71,7 @@ internal static class OperationExpressions
         {
             case MessageShape.Empty:
                 return Expression.Constant(EmptyMessage.Instance);
-            case MessageShape.Bare:
+            case MessageShape.Bare or MessageShape.Chunks:
                 return result!;
             default:
                 var values = new List<Expression>();
@@ -95,7 +95,7 @@ internal static class OperationExpressions
         Expression body = operation.Request.Shape switch
         {
             MessageShape.Empty => Expression.Constant(EmptyMessage.Instance),
-            MessageShape.Bare => Argument(args, positions[operation.Description.Inputs[0].Name], typeof(TRequest)),
+            MessageShape.Bare or MessageShape.Chunks => Argument(args, positions[operation.Description.Inputs[0].Name], typeof(TRequest)),
             _ => Expression.MemberInit(
                 Expression.New(typeof(TRequest)),
                 operation.Description.Inputs.Select((p, i) => Expression.Bind(operation.Request.Fields[i].Field, Argument(args, positions[p.Name], p.Type)))),
@@ -123,7 +123,7 @@ internal static class OperationExpressions
 
         Expression result = operation.Reply.Shape switch
         {
-            MessageShape.Bare => reply,
+            MessageShape.Bare or MessageShape.Chunks => reply,
             MessageShape.Envelope when operation.ReplyHasResult => EmptyCollections.OrEmpty(Expression.Field(reply, fields[0].Field)),
             _ => Expression.Default(typeof(TResult)),
         };

@@ -19,6 +19,8 @@ namespace RpcCompare.Bindings.Grpc.Mapping;
 /// no value is google.protobuf.Empty; anything else travels in an envelope of its own,
 /// <c>{Operation}Request</c> with the parameters as fields 1..n in declaration order and
 /// <c>{Operation}Response</c> with the return value as field 1 and the out and ref values after it.
+/// A Stream parameter or result (the whole request or reply, as WCF's streamed transfer has it)
+/// travels as a gRPC stream of <see cref="StreamChunk"/>s.
 /// </para>
 /// </summary>
 internal sealed class GrpcContractMap
@@ -109,8 +111,10 @@ internal sealed class GrpcContractMap
 
         if (operation.IsStreamed)
         {
-            yield return "System.IO.Stream parameters and results are not carried on gRPC yet (the WCF bindings carry them)";
-            yield break;
+            foreach (var reason in RefuseStream(operation))
+            {
+                yield return reason;
+            }
         }
 
         if (operation.SyncMethod is null && operation.TaskMethod is null && operation.ValueTaskMethod is null)
@@ -136,6 +140,31 @@ internal sealed class GrpcContractMap
         }
     }
 
+    /// <summary>
+    /// WCF's rule for streamed transfer, which is gRPC's too: the Stream is the whole request or
+    /// reply (a chunked gRPC stream), so nothing else may travel beside it in that direction.
+    /// </summary>
+    private static IEnumerable<string> RefuseStream(OperationDescription operation)
+    {
+        foreach (var value in operation.Parameters.Where(p => p.IsStream).Select(p => p.Type).Concat(operation.Return is { IsStream: true } r ? [r.Type] : []))
+        {
+            if (value != typeof(Stream))
+            {
+                yield return $"a streamed value is declared as System.IO.Stream; {TypeNames.Display(value)} is a kind the receiving side cannot create";
+            }
+        }
+
+        if (operation.Parameters.Any(p => p.IsStream) && (operation.Inputs.Count > 1 || operation.Outputs.Count > 0))
+        {
+            yield return "a Stream parameter must be the operation's only parameter: it is the whole request, sent as a gRPC stream of chunks (WCF's streamed transfer has the same rule)";
+        }
+
+        if (operation.Return is { IsStream: true } && operation.Outputs.Count > 0)
+        {
+            yield return "a Stream result is the whole reply, sent as a gRPC stream of chunks: no out or ref values can travel beside it";
+        }
+    }
+
     private GrpcOperation Map(OperationDescription operation, HashSet<string> takenNames, HashSet<string> sharedNames)
     {
         var streamItem = StreamItemOf(operation);
@@ -157,6 +186,7 @@ internal sealed class GrpcContractMap
         var request = inputs switch
         {
             [] => GrpcMessage.Empty,
+            [{ IsStream: true }] => GrpcMessage.Chunks,
             // A ref parameter comes back in the reply: it travels in an envelope both ways.
             [var only] when IsMessageClass(only.Type) && only.Direction == ParameterDirection.In => GrpcMessage.Bare(only.Type),
             _ => Envelope(envelope, "Request", [.. inputs.Select(p => (p.Name, p.Type))], takenNames),
@@ -164,6 +194,7 @@ internal sealed class GrpcContractMap
         var reply = (streamItem, operation.Return, operation.Outputs.Count) switch
         {
             ({ } item, _, _) => GrpcMessage.Bare(item),
+            (null, { IsStream: true }, _) => GrpcMessage.Chunks,
             (null, null, 0) => GrpcMessage.Empty,
             (null, { } result, 0) when IsMessageClass(result.Type) => GrpcMessage.Bare(result.Type),
             _ => Envelope(envelope, "Response", [.. ResultField(operation), .. operation.Outputs.Select(p => (p.Name, p.Type))], takenNames),
@@ -253,7 +284,9 @@ internal sealed class GrpcContractMap
 
     /// <summary>The types of an operation's parameters, result (a stream's item) and fault details.</summary>
     private static IEnumerable<Type> ValueTypes(OperationDescription operation) =>
-        [.. operation.Parameters.Select(p => p.Type), .. (StreamItemOf(operation) ?? operation.Return?.Type) is { } result ? [result] : Array.Empty<Type>(), .. operation.Faults.Select(f => f.DetailType)];
+        [.. operation.Parameters.Where(p => !p.IsStream).Select(p => p.Type),
+         .. (StreamItemOf(operation) ?? operation.Return?.Type) is { } result && !typeof(Stream).IsAssignableFrom(result) ? [result] : Array.Empty<Type>(),
+         .. operation.Faults.Select(f => f.DetailType)];
 
     private static Type? StreamItemOf(OperationDescription operation) =>
         operation.Return?.Type is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(IAsyncEnumerable<>)

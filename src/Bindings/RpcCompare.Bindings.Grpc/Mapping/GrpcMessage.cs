@@ -13,12 +13,27 @@ internal enum MessageShape
 
     /// <summary>An emitted message with one field per value, 1..n (<see cref="EnvelopeTypes"/>).</summary>
     Envelope,
+
+    /// <summary>
+    /// A <see cref="System.IO.Stream"/>, the operation's whole request or reply (WCF's streamed
+    /// transfer): a gRPC stream of <see cref="StreamChunk"/>s. <see cref="GrpcMessage.Type"/> is
+    /// Stream, the value the method sees; <see cref="GrpcMessage.WireType"/> the chunk.
+    /// </summary>
+    Chunks,
 }
 
 /// <summary>One direction of an operation: the message's shape, its CLR type and, for an envelope, its fields in order.</summary>
 internal sealed record GrpcMessage(MessageShape Shape, Type Type, IReadOnlyList<EnvelopeField> Fields)
 {
     public static GrpcMessage Empty { get; } = new(MessageShape.Empty, typeof(EmptyMessage), []);
+
+    public static GrpcMessage Chunks { get; } = new(MessageShape.Chunks, typeof(Stream), []);
+
+    /// <summary>The type each gRPC message of this direction is.</summary>
+    public Type WireType => Shape == MessageShape.Chunks ? typeof(StreamChunk) : Type;
+
+    /// <summary>True when the value is the message itself (a data contract, or the stream the chunks make).</summary>
+    public bool IsWhole => Shape is MessageShape.Bare or MessageShape.Chunks;
 
     public static GrpcMessage Bare(Type type) => new(MessageShape.Bare, type, []);
 }

@@ -6,8 +6,8 @@ using RpcCompare.Description;
 namespace RpcCompare.Bindings.Grpc.Mapping;
 
 /// <summary>
-/// One operation as the grpc-* bindings carry it: a unary method (or server streaming, for an
-/// IAsyncEnumerable result) of the contract's service, its request and reply messages, and the
+/// One operation as the grpc-* bindings carry it: a unary method (or streaming, for an
+/// IAsyncEnumerable result or a Stream) of the contract's service, its request and reply messages, and the
 /// form of the contract's method the server calls. Both sides build their calls from this one
 /// description.
 /// </summary>
@@ -23,7 +23,7 @@ internal sealed class GrpcOperation
         Request = request;
         Reply = reply;
         StreamItem = streamItem;
-        Method = s_createMethod.MakeGenericMethod(request.Type, reply.Type).Invoke(null, [this])!;
+        Method = s_createMethod.MakeGenericMethod(request.WireType, reply.WireType).Invoke(null, [this])!;
     }
 
     public OperationDescription Description { get; }
@@ -42,6 +42,15 @@ internal sealed class GrpcOperation
     public Type? StreamItem { get; }
 
     public bool IsServerStreaming => StreamItem is not null;
+
+    /// <summary>How the call travels: unary, or streaming where a Stream or an IAsyncEnumerable is carried.</summary>
+    public MethodType MethodType => (Request.Shape == MessageShape.Chunks, Reply.Shape == MessageShape.Chunks || IsServerStreaming) switch
+    {
+        (false, false) => MethodType.Unary,
+        (true, false) => MethodType.ClientStreaming,
+        (false, true) => MethodType.ServerStreaming,
+        (true, true) => MethodType.DuplexStreaming,
+    };
 
     /// <summary>The <see cref="Method{TRequest, TResponse}"/> both sides call.</summary>
     public object Method { get; }
@@ -62,7 +71,7 @@ internal sealed class GrpcOperation
     private static Method<TRequest, TReply> CreateMethod<TRequest, TReply>(GrpcOperation operation)
         where TRequest : class
         where TReply : class => new(
-            operation.IsServerStreaming ? MethodType.ServerStreaming : MethodType.Unary,
+            operation.MethodType,
             operation.ServiceName,
             operation.Name,
             MarshallerOf<TRequest>(),

@@ -1,5 +1,6 @@
 using System.Text;
 using System.Text.RegularExpressions;
+using Grpc.Core;
 using ProtoBuf.Grpc.Configuration;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Mapping;
@@ -47,16 +48,17 @@ public static partial class ContractSchema
                     service.Methods.Add(new ServiceMethod
                     {
                         Name = operation.Name,
-                        InputType = SchemaType(operation.Request.Type),
-                        OutputType = SchemaType(operation.Reply.Type),
-                        ServerStreaming = operation.IsServerStreaming,
+                        InputType = SchemaType(operation.Request.WireType),
+                        OutputType = SchemaType(operation.Reply.WireType),
+                        ClientStreaming = operation.MethodType is MethodType.ClientStreaming or MethodType.DuplexStreaming,
+                        ServerStreaming = operation.MethodType is MethodType.ServerStreaming or MethodType.DuplexStreaming,
                     });
                 }
 
                 options.Services.Add(service);
             }
 
-            var messages = maps.SelectMany(m => m.Operations).SelectMany(o => new[] { o.Request.Type, o.Reply.Type }).Where(t => t != typeof(EmptyMessage));
+            var messages = maps.SelectMany(m => m.Operations).SelectMany(o => new[] { o.Request.WireType, o.Reply.WireType }).Where(t => t != typeof(EmptyMessage));
             var text = WithExplicitPresence(GrpcMessageModel.Model.GetSchema(options), PresenceFields(messages));
             var name = package.Key.Length > 0 ? $"{package.Key}.proto" : $"{maps[0].Description.ContractType.Name}.proto";
             // One line ending everywhere: the staleness test compares text.

@@ -4,6 +4,8 @@ using Grpc.AspNetCore.Server.Model;
 using Grpc.Core;
 using RpcCompare.Bindings.Grpc.Calls;
 using RpcCompare.Bindings.Grpc.Mapping;
+using RpcCompare.Bindings.Grpc.Messages;
+using RpcCompare.Bindings.Grpc.Streams;
 
 namespace RpcCompare.Bindings.Grpc.Server;
 
@@ -33,26 +35,75 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
 
     public void AddTo(ServiceMethodProviderContext<ContractEndpoint<TContract>> context)
     {
-        var method = (Method<TRequest, TReply>)_operation.Method;
         if (_operation.IsServerStreaming)
         {
             var stream = Compile<IAsyncEnumerable<TReply>>(out _);
-            context.AddServerStreamingMethod(method, [], (endpoint, request, writer, call) => StreamAsync(stream(endpoint.Service, request, call.CancellationToken), writer, call.CancellationToken));
+            context.AddServerStreamingMethod((Method<TRequest, TReply>)_operation.Method, [], (endpoint, request, writer, call) => StreamAsync(stream(endpoint.Service, request, call.CancellationToken), writer, call.CancellationToken));
             return;
         }
 
+        // A Stream parameter or result is TRequest or TReply itself here; on the wire it is chunks.
         var handler = UnaryHandler();
-        context.AddUnaryMethod(method, [], async (endpoint, request, call) =>
+        switch (_operation.MethodType)
         {
-            try
-            {
-                return await handler(endpoint.Service, request, call.CancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception e) when (GrpcFaults.ToRpcException(e, _operation.Description) is { } status)
-            {
-                throw status;
-            }
-        });
+            case MethodType.Unary:
+                // The hot path: no closure per call.
+                context.AddUnaryMethod((Method<TRequest, TReply>)_operation.Method, [], async (endpoint, request, call) =>
+                {
+                    try
+                    {
+                        return await handler(endpoint.Service, request, call.CancellationToken).ConfigureAwait(false);
+                    }
+                    catch (Exception e) when (GrpcFaults.ToRpcException(e, _operation.Description) is { } status)
+                    {
+                        throw status;
+                    }
+                });
+                break;
+            case MethodType.ClientStreaming:
+                context.AddClientStreamingMethod((Method<StreamChunk, TReply>)_operation.Method, [], (endpoint, chunks, call) =>
+                    WithFaultsAsync(async () =>
+                    {
+                        await using var input = new ChunkReadStream(chunks, null, null, null, call.CancellationToken);
+                        return await handler(endpoint.Service, (TRequest)(object)input, call.CancellationToken).ConfigureAwait(false);
+                    }));
+                break;
+            case MethodType.ServerStreaming:
+                context.AddServerStreamingMethod((Method<TRequest, StreamChunk>)_operation.Method, [], (endpoint, request, writer, call) =>
+                    WithFaultsAsync(() => SendAsync(handler(endpoint.Service, request, call.CancellationToken), writer, call.CancellationToken)));
+                break;
+            default:
+                context.AddDuplexStreamingMethod((Method<StreamChunk, StreamChunk>)_operation.Method, [], (endpoint, chunks, writer, call) =>
+                    WithFaultsAsync(async () =>
+                    {
+                        await using var input = new ChunkReadStream(chunks, null, null, null, call.CancellationToken);
+                        return await SendAsync(handler(endpoint.Service, (TRequest)(object)input, call.CancellationToken), writer, call.CancellationToken).ConfigureAwait(false);
+                    }));
+                break;
+        }
+    }
+
+    /// <summary>Runs a call, turning the WCF faults it throws into statuses (<see cref="GrpcFaults"/>).</summary>
+    private async Task<T> WithFaultsAsync<T>(Func<Task<T>> call)
+    {
+        try
+        {
+            return await call().ConfigureAwait(false);
+        }
+        catch (Exception e) when (GrpcFaults.ToRpcException(e, _operation.Description) is { } status)
+        {
+            throw status;
+        }
+    }
+
+    /// <summary>Sends the stream the service returned, chunk by chunk, and closes it (as WCF closes a returned stream).</summary>
+    private static async Task<long> SendAsync(Task<TReply> result, IServerStreamWriter<StreamChunk> writer, CancellationToken cancellationToken)
+    {
+        var stream = (Stream)(object)await result.ConfigureAwait(false);
+        await using (stream.ConfigureAwait(false))
+        {
+            return await StreamChunks.WriteAsync(stream, writer, cancellationToken).ConfigureAwait(false);
+        }
     }
 
     private Func<TContract, TRequest, CancellationToken, Task<TReply>> UnaryHandler()
@@ -61,7 +112,7 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
         if (returns == typeof(Task) || returns == typeof(ValueTask))
         {
             var call = Compile<object>(out _, asObject: true);
-            var empty = (TReply)(object)Messages.EmptyMessage.Instance;
+            var empty = (TReply)(object)EmptyMessage.Instance;
             return returns == typeof(Task)
                 ? async (service, request, token) => { await ((Task)call(service, request, token)).ConfigureAwait(false); return empty; }
                 : async (service, request, token) => { await ((ValueTask)call(service, request, token)).ConfigureAwait(false); return empty; };

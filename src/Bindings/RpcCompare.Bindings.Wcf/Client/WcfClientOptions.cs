@@ -10,6 +10,9 @@ public sealed class WcfClientOptions
     /// </summary>
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
 
+    /// <summary>Largest Stream result accepted from a contract with streamed operations. Defaults to 4 GiB, the server's default.</summary>
+    public long MaxStreamSize { get; set; } = WcfBindingOptions.DefaultMaxStreamSize;
+
     /// <summary>How long to wait for a connection (OpenTimeout). Defaults to 5 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(5);
 

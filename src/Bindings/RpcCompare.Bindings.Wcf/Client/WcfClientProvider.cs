@@ -39,7 +39,7 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         ArgumentException.ThrowIfNullOrEmpty(address);
         var factory = (ChannelFactory<TContract>)_factories.GetOrAdd((typeof(TContract), address), key =>
         {
-            var binding = CreateBinding();
+            var binding = CreateBinding(WcfEndpoints.IsStreamed(key.Contract));
             binding.OpenTimeout = Options.ConnectTimeout;
             return new ChannelFactory<TContract>(binding, new EndpointAddress(EndpointUri(WcfEndpoints.NameOf(key.Contract), key.Address)));
         });
@@ -73,7 +73,7 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         PushVariant.ThrowUnlessOffered(variant, WcfPushEndpoints.Variants, Name);
         var factory = _pushFactories.GetOrAdd(EndpointUri(WcfPushEndpoints.NameOf(variant ?? WcfPushEndpoints.Typed), address), uri =>
         {
-            var binding = CreateBinding();
+            var binding = CreateBinding(streamed: false);
             binding.OpenTimeout = Options.ConnectTimeout;
             // A subscriber may hear nothing for longer than WCF's 10-minute idle limit.
             binding.ReceiveTimeout = TimeSpan.MaxValue;
@@ -98,8 +98,33 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         }
     }
 
-    /// <summary>The client binding, matching the server's, with <see cref="WcfClientOptions.MaxMessageSize"/> as its quotas.</summary>
-    protected abstract Binding CreateBinding();
+    /// <summary>
+    /// The client binding, matching the server's, with <see cref="WcfClientOptions.MaxMessageSize"/> as its quotas;
+    /// <paramref name="streamed"/> for a contract that moves Streams (<see cref="WcfEndpoints.IsStreamed"/>).
+    /// </summary>
+    protected abstract Binding CreateBinding(bool streamed);
+
+    /// <summary>Streamed transfer on the client's side of a streamed contract's endpoint, as the server has it.</summary>
+    protected void UseStreamedTransfer(Binding binding)
+    {
+        switch (binding)
+        {
+            case NetTcpBinding netTcp:
+                netTcp.TransferMode = TransferMode.Streamed;
+                netTcp.MaxReceivedMessageSize = Options.MaxStreamSize;
+                break;
+            case UnixDomainSocketBinding uds:
+                uds.TransferMode = TransferMode.Streamed;
+                uds.MaxReceivedMessageSize = Options.MaxStreamSize;
+                break;
+            case BasicHttpBinding http:
+                http.TransferMode = TransferMode.Streamed;
+                http.MaxReceivedMessageSize = Options.MaxStreamSize;
+                break;
+            default:
+                throw new NotSupportedException($"No streamed transfer for {binding.GetType().Name}.");
+        }
+    }
 
     /// <summary>The URI of the endpoint named <paramref name="endpointName"/> under the binding's <paramref name="address"/>.</summary>
     protected abstract Uri EndpointUri(string endpointName, string address);

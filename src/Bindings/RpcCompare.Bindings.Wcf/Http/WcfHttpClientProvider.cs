@@ -31,10 +31,15 @@ public sealed class WcfHttpClientProvider : WcfClientProvider, IPushClientProvid
 
     internal override CarryRules Carries => WcfCarryRules.BasicHttp;
 
-    protected override Binding CreateBinding()
+    protected override Binding CreateBinding(bool streamed)
     {
         var binding = new BasicHttpBinding(BasicHttpSecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);
+        if (streamed)
+        {
+            UseStreamedTransfer(binding);
+        }
+
         return binding;
     }
 

@@ -2,6 +2,8 @@ using CoreWCF;
 using CoreWCF.Configuration;
 using CoreWCF.Description;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -73,7 +75,23 @@ internal sealed class WcfHttpServer : KestrelBindingServer
             LongPollEndpoints.Map(application);
         }
 
-        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize),
+        // CoreWCF (1.9.1) reads a streamed request's SOAP envelope with synchronous reads, which
+        // Kestrel refuses by default (a 400 without a log line): allowed for the streamed endpoints only.
+        var streamed = Endpoints.Where(e => e.IsStreamed).Select(e => new PathString("/" + e.Name)).ToArray();
+        if (streamed.Length > 0)
+        {
+            application.Use((context, next) =>
+            {
+                if (Array.Exists(streamed, path => context.Request.Path.StartsWithSegments(path)))
+                {
+                    context.Features.GetRequiredFeature<IHttpBodyControlFeature>().AllowSynchronousIO = true;
+                }
+
+                return next(context);
+            });
+        }
+
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize), _options,
             endpoint => new Uri(endpoint.Name, UriKind.Relative)));
     }
 

@@ -21,10 +21,15 @@ public sealed class WcfNetTcpClientProvider : WcfClientProvider, IPushClientProv
 
     public override string Name => BindingNames.WcfNetTcp;
 
-    protected override Binding CreateBinding()
+    protected override Binding CreateBinding(bool streamed)
     {
         var binding = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);
+        if (streamed)
+        {
+            UseStreamedTransfer(binding);
+        }
+
         return ForFramingTransport(binding);
     }
 

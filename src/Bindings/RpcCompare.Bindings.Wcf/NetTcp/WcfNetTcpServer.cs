@@ -46,7 +46,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
 
     // Relative endpoint addresses: CoreWCF adds the base address with the port Kestrel bound.
     protected override void Configure(WebApplication application) =>
-        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize),
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize), _options,
             endpoint => new Uri(endpoint.Name, UriKind.Relative)));
 
     protected override string BoundAddress(IHost host) =>

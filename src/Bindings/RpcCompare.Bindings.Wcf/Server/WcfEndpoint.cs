@@ -5,4 +5,5 @@ namespace RpcCompare.Bindings.Wcf.Server;
 /// <param name="Contract">The [ServiceContract] interface it serves.</param>
 /// <param name="Implementation">The service type answering it.</param>
 /// <param name="IsPush">A duplex push endpoint: its sessions live as long as their subscribers (no idle timeout).</param>
-internal sealed record WcfEndpoint(string Name, Type Contract, Type Implementation, bool IsPush = false);
+/// <param name="IsStreamed">The contract has an operation that takes or returns a Stream: the endpoint uses streamed transfer.</param>
+internal sealed record WcfEndpoint(string Name, Type Contract, Type Implementation, bool IsPush = false, bool IsStreamed = false);

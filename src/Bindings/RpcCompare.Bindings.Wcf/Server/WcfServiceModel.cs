@@ -18,7 +18,7 @@ internal static class WcfServiceModel
     /// </summary>
     public static IReadOnlyList<WcfEndpoint> EndpointsOf(IEnumerable<RpcServiceDescriptor> served, IServiceProvider hostServices, bool duplex) =>
     [
-        .. served.Select(s => new WcfEndpoint(WcfEndpoints.NameOf(s.Contract), s.Contract, s.Implementation)),
+        .. served.Select(s => new WcfEndpoint(WcfEndpoints.NameOf(s.Contract), s.Contract, s.Implementation, IsStreamed: WcfEndpoints.IsStreamed(s.Contract))),
         .. duplex && hostServices.GetService<TopicRegistry>() is not null ? WcfPushEndpoints.All : [],
     ];
 
@@ -59,7 +59,7 @@ internal static class WcfServiceModel
     };
 
     /// <summary>Adds every endpoint's service, at <paramref name="addressOf"/>.</summary>
-    public static void AddEndpoints(IServiceBuilder builder, IReadOnlyList<WcfEndpoint> endpoints, Func<Binding> createBinding, Func<WcfEndpoint, Uri> addressOf)
+    public static void AddEndpoints(IServiceBuilder builder, IReadOnlyList<WcfEndpoint> endpoints, Func<Binding> createBinding, WcfBindingOptions options, Func<WcfEndpoint, Uri> addressOf)
     {
         foreach (var implementation in endpoints.Select(e => e.Implementation).Distinct())
         {
@@ -75,8 +75,40 @@ internal static class WcfServiceModel
                 binding.ReceiveTimeout = TimeSpan.MaxValue;
             }
 
+            if (endpoint.IsStreamed)
+            {
+                UseStreamedTransfer(binding, options.MaxStreamSize);
+            }
+
             var address = addressOf(endpoint);
             builder.AddServiceEndpoint(endpoint.Implementation, endpoint.Contract, binding, address, address);
+        }
+    }
+
+    /// <summary>
+    /// WCF's streamed transfer for a contract that moves Streams: the body passes through in
+    /// pieces, so a stream of any length keeps memory flat, bounded by <paramref name="maxStreamSize"/>
+    /// instead of the buffered message limit. Only such a contract's endpoint is streamed: the
+    /// buffered contracts' wire and speed stay as they are.
+    /// </summary>
+    public static void UseStreamedTransfer(Binding binding, long maxStreamSize)
+    {
+        switch (binding)
+        {
+            case NetTcpBinding netTcp:
+                netTcp.TransferMode = TransferMode.Streamed;
+                netTcp.MaxReceivedMessageSize = maxStreamSize;
+                break;
+            case UnixDomainSocketBinding uds:
+                uds.TransferMode = TransferMode.Streamed;
+                uds.MaxReceivedMessageSize = maxStreamSize;
+                break;
+            case BasicHttpBinding http:
+                http.TransferMode = TransferMode.Streamed;
+                http.MaxReceivedMessageSize = maxStreamSize;
+                break;
+            default:
+                throw new NotSupportedException($"No streamed transfer for {binding.GetType().Name}.");
         }
     }
 

@@ -21,10 +21,15 @@ public sealed class WcfUdsClientProvider : WcfClientProvider, IPushClientProvide
 
     public override string Name => BindingNames.WcfUds;
 
-    protected override Binding CreateBinding()
+    protected override Binding CreateBinding(bool streamed)
     {
         var binding = new UnixDomainSocketBinding(UnixDomainSocketSecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);
+        if (streamed)
+        {
+            UseStreamedTransfer(binding);
+        }
+
         return ForFramingTransport(binding);
     }
 

@@ -72,7 +72,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
                 WcfServiceModel.AddServices(services, [endpoint], _options, HostServices);
             })
             .Build();
-        host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [endpoint], () => CreateBinding(_options.MaxMessageSize), _ => uri));
+        host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [endpoint], () => CreateBinding(_options.MaxMessageSize), _options, _ => uri));
         return host;
     }
 
