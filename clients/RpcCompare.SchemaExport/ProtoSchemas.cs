@@ -11,7 +11,7 @@ namespace RpcCompare.SchemaExport;
 public static class ProtoSchemas
 {
     /// <summary>The services, in the order the file lists them.</summary>
-    public static IReadOnlyList<Type> Services { get; } = [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService), typeof(Contracts.Push.IPushService)];
+    public static IReadOnlyList<Type> Services { get; } = [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService), typeof(IFileTransferService), typeof(Contracts.Push.IPushService)];
 
     /// <summary>File name (relative to clients/proto) to content.</summary>
     public static IReadOnlyDictionary<string, string> Generate() =>

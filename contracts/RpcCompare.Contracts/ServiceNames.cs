@@ -10,6 +10,7 @@ public static class ServiceNames
     public const string FileService = "rpccompare.v1.FileService";
     public const string CallShapeService = "rpccompare.v1.CallShapeService";
     public const string PayloadService = "rpccompare.v1.PayloadService";
+    public const string FileTransferService = "rpccompare.v1.FileTransferService";
     public const string PushService = "rpccompare.v1.PushService";
     public const string PushDuplexService = "rpccompare.v1.PushDuplexService";
     public const string PushCallback = "rpccompare.v1.PushCallback";

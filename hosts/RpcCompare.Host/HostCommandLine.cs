@@ -6,6 +6,7 @@ internal static class HostCommandLine
     public static readonly Dictionary<string, string> SwitchMappings = new(StringComparer.OrdinalIgnoreCase)
     {
         ["--bindings"] = "RpcCompare:Bindings",
+        ["--services"] = "RpcCompare:Services",
         ["--endpoints-file"] = "RpcCompare:EndpointsFile",
         ["--socket-dir"] = "RpcCompare:SocketDirectory",
         ["--data-root"] = "DataRoot:Path",
@@ -23,6 +24,8 @@ internal static class HostCommandLine
         Options:
           --bindings LIST          Comma-separated bindings to serve, or "all" (default).
                                    In this build: {{string.Join(", ", HostBindings.Offered)}}.
+          --services LIST          Comma-separated services to serve, or "all" (default):
+                                   {{string.Join(", ", Service.ProductServices.All.Keys)}}.
           --endpoints-file PATH    Write a JSON object {"binding": "address", ...} here once every listener
                                    is ready; deleted on shutdown.
           --socket-dir DIR         Directory for socket files (default: a new 0700 temp dir,

@@ -20,9 +20,11 @@ builder.Configuration.AddCommandLine(args, HostCommandLine.SwitchMappings);
 var hostSection = builder.Configuration.GetSection(RpcCompareHostOptions.SectionName);
 var hostOptions = hostSection.Get<RpcCompareHostOptions>() ?? new RpcCompareHostOptions();
 IReadOnlyList<string> bindings;
+IReadOnlyList<string> services;
 try
 {
     bindings = HostBindings.Parse(hostOptions.Bindings);
+    services = RpcCompare.Service.ProductServices.Parse(hostOptions.Services);
 }
 catch (Exception exception) when (exception is ArgumentException or NotSupportedException)
 {
@@ -32,7 +34,7 @@ catch (Exception exception) when (exception is ArgumentException or NotSupported
 
 using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
 builder.Services.Configure<RpcCompareHostOptions>(hostSection);
-builder.Services.AddRpcCompareServices(builder.Configuration);
+builder.Services.AddRpcCompareServices(builder.Configuration, only: services);
 // Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes); Push:QueueCapacity sizes each subscriber's queue.
 builder.Services.AddPushServices().Configure<RpcCompare.Push.PushOptions>(builder.Configuration.GetSection("Push"));
 HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize, hostOptions.ListenAddress), bindings);

@@ -8,6 +8,12 @@ internal sealed class RpcCompareHostOptions
     /// <summary>Comma-separated binding names, or "all" for every binding of this build. Defaults to "all".</summary>
     public string Bindings { get; set; } = "all";
 
+    /// <summary>
+    /// Comma-separated short names of RpcCompare's own services to serve (FileService,
+    /// CallShapeService, PayloadService, FileTransferService), or "all". Defaults to "all".
+    /// </summary>
+    public string Services { get; set; } = "all";
+
     /// <summary>Where to write the binding-to-address JSON once every listener is ready. Defaults to none.</summary>
     public string? EndpointsFile { get; set; }
 

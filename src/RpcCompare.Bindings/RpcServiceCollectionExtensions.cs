@@ -14,23 +14,36 @@ public static class RpcServiceCollectionExtensions
     /// </summary>
     public static IServiceCollection AddRpcService<TContract, TImplementation>(this IServiceCollection services)
         where TContract : class
-        where TImplementation : class, TContract
+        where TImplementation : class, TContract => services.AddRpcService(typeof(TContract), typeof(TImplementation));
+
+    /// <summary>
+    /// <see cref="AddRpcService{TContract, TImplementation}"/> for types known only at run time (a
+    /// host told which of its contracts to serve, or an assembly loaded by name).
+    /// </summary>
+    public static IServiceCollection AddRpcService(this IServiceCollection services, Type contract, Type implementation)
     {
         ArgumentNullException.ThrowIfNull(services);
-        if (!typeof(TContract).IsInterface)
+        ArgumentNullException.ThrowIfNull(contract);
+        ArgumentNullException.ThrowIfNull(implementation);
+        if (!contract.IsInterface)
         {
-            throw new ArgumentException($"{typeof(TContract)} is not an interface; a service contract must be one.", nameof(TContract));
+            throw new ArgumentException($"{contract} is not an interface; a service contract must be one.", nameof(contract));
+        }
+
+        if (!contract.IsAssignableFrom(implementation) || implementation.IsAbstract || implementation.IsInterface)
+        {
+            throw new ArgumentException($"{implementation} is not a class implementing {contract}.", nameof(implementation));
         }
 
         // Read by WCF's rules now, so a contract no binding could describe stops the host at
         // registration with WCF's reason rather than at its first call.
-        ContractLoader.Load(typeof(TContract));
-        services.TryAddSingleton<TImplementation>();
-        services.TryAddSingleton<TContract>(static sp => sp.GetRequiredService<TImplementation>());
-        var alreadyServed = services.Any(static d => d.ImplementationInstance is RpcServiceDescriptor served && served.Contract == typeof(TContract));
+        ContractLoader.Load(contract);
+        services.TryAddSingleton(implementation);
+        services.TryAddSingleton(contract, sp => sp.GetRequiredService(implementation));
+        var alreadyServed = services.Any(d => d.ImplementationInstance is RpcServiceDescriptor served && served.Contract == contract);
         if (!alreadyServed)
         {
-            services.AddSingleton(new RpcServiceDescriptor(typeof(TContract), typeof(TImplementation)));
+            services.AddSingleton(new RpcServiceDescriptor(contract, implementation));
         }
 
         return services;

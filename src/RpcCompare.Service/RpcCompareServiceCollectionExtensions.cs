@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Configuration;
-using RpcCompare.Contracts;
 using RpcCompare.Service;
 
 namespace Microsoft.Extensions.DependencyInjection;
@@ -7,15 +6,19 @@ namespace Microsoft.Extensions.DependencyInjection;
 public static class RpcCompareServiceCollectionExtensions
 {
     /// <summary>
-    /// Registers RpcCompare's own service: its data root and its three contracts, each with the
+    /// Registers RpcCompare's own service: its data root and its four contracts (or those
+    /// <paramref name="services"/> names, <see cref="ProductServices.Parse"/>), each with the
     /// one-line registration any WCF-style contract uses.
     /// </summary>
-    public static IServiceCollection AddRpcCompareServices(this IServiceCollection services, IConfiguration? configuration = null, Action<DataRootOptions>? configure = null)
+    public static IServiceCollection AddRpcCompareServices(this IServiceCollection services, IConfiguration? configuration = null, Action<DataRootOptions>? configure = null, IEnumerable<string>? only = null)
     {
         services.AddDataRoot(configuration, configure);
-        services.AddRpcService<IFileService, FileService>();
-        services.AddRpcService<ICallShapeService, CallShapeService>();
-        services.AddRpcService<IPayloadService, PayloadService>();
+        foreach (var name in only ?? ProductServices.All.Keys)
+        {
+            var (contract, implementation) = ProductServices.All[name];
+            services.AddRpcService(contract, implementation);
+        }
+
         return services;
     }
 }

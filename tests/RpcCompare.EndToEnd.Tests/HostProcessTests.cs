@@ -55,6 +55,23 @@ public sealed class HostProcessTests
             Assert.All(answers, answer => Assert.Equal(answers[0], answer));
         }
 
+        // Streams: every framework binding moves them; the pipes baseline says it does not carry them.
+        foreach (var binding in endpoints.Keys)
+        {
+            var (code, output, error) = await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, "ReadPattern", "--size", "200000"]);
+            if (binding == BindingNames.Pipes)
+            {
+                // Refused before any call is made, as for any shape a binding does not carry.
+                Assert.Equal(RpccCommands.UsageError, code);
+                Assert.Contains("binding pipes cannot carry contract rpccompare.v1.FileTransferService", error, StringComparison.Ordinal);
+                continue;
+            }
+
+            Assert.True(code == RpccCommands.Ok, $"{binding}: {error}");
+            Assert.Contains("\"Length\": 200000", output, StringComparison.Ordinal);
+            Assert.Contains("\"Length\": 300000", (await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, "Count", "--size", "300000"])).Output, StringComparison.Ordinal);
+        }
+
         foreach (var binding in new[] { BindingNames.GrpcTcp, BindingNames.GrpcUds })
         {
             Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await RpccAsync(["health", "-b", binding, "-e", endpointsPath]));

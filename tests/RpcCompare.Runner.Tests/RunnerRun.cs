@@ -37,7 +37,7 @@ public abstract class RunnerRun : IAsyncLifetime
         });
         console.Profile.Width = 200;
         ExitCode = await RunnerCommand.Create(console).Parse([.. Arguments, "--output", _output.FullPath]).InvokeAsync()
-            .WaitAsync(TimeSpan.FromMinutes(5));
+            .WaitAsync(TimeSpan.FromMinutes(10));
         Console = writer.ToString();
         var runs = System.IO.Directory.GetDirectories(_output.FullPath);
         Directory = runs.Length == 1 ? runs[0] : throw new InvalidOperationException($"Expected one run directory, found {runs.Length}. Output:\n{Console}");

@@ -128,7 +128,7 @@ public sealed class ServiceArgumentTests
     }
 
     [Fact]
-    public void AddRpcCompareServices_RegistersTheDataRootAndTheThreeContracts()
+    public void AddRpcCompareServices_RegistersTheDataRootAndTheFourContracts()
     {
         using var directory = new TemporaryDirectory();
         using var services = new ServiceCollection()
@@ -137,7 +137,7 @@ public sealed class ServiceArgumentTests
 
         Assert.Equal(directory.FullPath, services.GetRequiredService<DataRoot>().FullPath);
         Assert.Equal(
-            [(typeof(IFileService), typeof(FileService)), (typeof(ICallShapeService), typeof(CallShapeService)), (typeof(IPayloadService), typeof(PayloadService))],
+            [(typeof(IFileService), typeof(FileService)), (typeof(ICallShapeService), typeof(CallShapeService)), (typeof(IPayloadService), typeof(PayloadService)), (typeof(IFileTransferService), typeof(FileTransferService))],
             services.GetServices<RpcServiceDescriptor>().Select(d => (d.Contract, d.Implementation)));
     }
 }

@@ -38,8 +38,10 @@ public sealed class InProcessHost : IAsyncDisposable
     /// <param name="configurePush">Settings of publish/subscribe (every push binding), after the defaults.</param>
     /// <param name="configureGrpc">Settings of both gRPC bindings, after the defaults.</param>
     /// <param name="bindings">The bindings to run (BindingNames); every one by default.</param>
+    /// <param name="services">RpcCompare's own services to serve (ProductServices names); every one by default.</param>
     public static async Task<InProcessHost> StartAsync(Action<PipesBindingOptions>? configurePipes = null, int? maxMessageSize = null, Action<IServiceCollection>? configureServices = null,
-        Action<PushOptions>? configurePush = null, Action<GrpcBindingOptions>? configureGrpc = null, IReadOnlyCollection<string>? bindings = null)
+        Action<PushOptions>? configurePush = null, Action<GrpcBindingOptions>? configureGrpc = null, IReadOnlyCollection<string>? bindings = null,
+        IReadOnlyList<string>? services = null)
     {
         bool Runs(string binding) => bindings?.Contains(binding) ?? true;
         var directory = new TemporaryDirectory();
@@ -47,7 +49,7 @@ public sealed class InProcessHost : IAsyncDisposable
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         // A client that stopped reading a reply holds Kestrel's graceful drain: give up well within the test's bound.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(5));
-        builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"));
+        builder.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(directory.FullPath, "data"), only: services);
         builder.Services.AddPushServices(configurePush);
         configureServices?.Invoke(builder.Services);
         if (Runs(BindingNames.Pipes))

@@ -66,6 +66,12 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
         });
 
+    /// <summary>
+    /// What a comparison engine's host serves: the buffered services the ops and shapes suites
+    /// call. Neither peer library carries a Stream, so the streamed service stays with the product's host.
+    /// </summary>
+    private static readonly KeyValuePair<string, string> ComparedServices = new("RpcCompare__Services", "FileService,CallShapeService,PayloadService");
+
     /// <summary>protobuf-net.Grpc's code-first binder and proxies instead of the product's contract-model methods, on both sides.</summary>
     public static readonly BindingVariant GrpcProtobufNet = new(
         "protobuf-net.Grpc",
@@ -75,6 +81,7 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         {
             [$"{GrpcTcpBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ProtobufNetGrpc),
             [$"{GrpcUdsBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ProtobufNetGrpc),
+            [ComparedServices.Key] = ComparedServices.Value,
         },
         static () =>
         {
@@ -87,7 +94,7 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         "ServiceModel.Grpc",
         "ServiceModel.Grpc 1.22.1 with its protobuf marshaller on the server (AddServiceModelGrpc) and its ClientFactory proxies in the client (Engine = ServiceModelGrpc) " +
         "instead of the product's methods built from the contract model; its own wire (every parameter list in a message of its own)",
-        new Dictionary<string, string> { [$"{GrpcTcpBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ServiceModelGrpc) },
+        new Dictionary<string, string> { [$"{GrpcTcpBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ServiceModelGrpc), [ComparedServices.Key] = ComparedServices.Value },
         static () => new RpcClientFactory([new GrpcTcpClientProvider(new GrpcClientOptions { Engine = GrpcEngine.ServiceModelGrpc, ConnectTimeout = RunnerClients.ConnectTimeout })]));
 
     /// <summary>Kestrel's concurrent streams per HTTP/2 connection raised from 100, for subscriptions multiplexed on one connection.</summary>

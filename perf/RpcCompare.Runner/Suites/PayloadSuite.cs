@@ -1,16 +1,27 @@
+using RpcCompare.Client;
 using RpcCompare.Contracts;
+using RpcCompare.Service;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Suites;
 
-/// <summary>Throughput: bytes, 32-bit records and strings from 10 B to 10 MB, one way.</summary>
+/// <summary>
+/// Throughput: bytes, 32-bit records and strings from 10 B to 10 MB, one way; and the same sizes
+/// as a Stream (WCF's streamed transfer, gRPC chunks) sent and received, on the bindings that carry one.
+/// </summary>
 internal sealed class PayloadSuite : ISuite
 {
     public static readonly int[] Sizes = [10, 100_000, 10_000_000];
 
+    /// <summary>The streamed rows: a Stream sent one way (the service counts it) and one received (the service generates it).</summary>
+    public const string StreamSent = "stream", StreamReceived = "stream (download)";
+
+    // Only asked what each binding carries: it never connects.
+    private static readonly Lazy<RpcClientFactory> s_checks = new(() => RpcClientFactory.CreateDefault());
+
     public string Name => "payload";
 
-    public string Description => "byte[], Rgba32[] and string payloads of 10 B, 100 kB and 10 MB sent one way: MB/s.";
+    public string Description => "byte[], Rgba32[] and string payloads of 10 B, 100 kB and 10 MB sent one way, and a Stream of each size sent and received: MB/s.";
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
     {
@@ -36,6 +47,33 @@ internal sealed class PayloadSuite : ISuite
                     var payloads = s.Get<IPayloadService>();
                     var request = new StringMessage { Text = new string('x', size) };
                     return () => payloads.SendStringAsync(request);
+                });
+                if ((target.ClientFactory ?? s_checks.Value).Check(target.Binding, typeof(IFileTransferService)).Count > 0)
+                {
+                    // The pipes baseline and the comparison engines carry no Stream: no cell, and the report says so by its absence.
+                    continue;
+                }
+
+                yield return new(Name, StreamSent, target, size, size, s =>
+                {
+                    var files = s.Get<IFileTransferService>();
+                    return () => files.CountAsync(new PatternStream(size));
+                });
+                yield return new(Name, StreamReceived, target, size, size, s =>
+                {
+                    var files = s.Get<IFileTransferService>();
+                    var request = new PatternRequest { Length = size };
+                    var buffer = new byte[64 * 1024];
+                    return async () =>
+                    {
+                        var stream = await files.ReadPatternAsync(request);
+                        await using (stream.ConfigureAwait(false))
+                        {
+                            while (await stream.ReadAsync(buffer).ConfigureAwait(false) > 0)
+                            {
+                            }
+                        }
+                    };
                 });
             }
         }

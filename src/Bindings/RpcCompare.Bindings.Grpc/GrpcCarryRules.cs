@@ -48,9 +48,10 @@ internal sealed class GrpcCarryRules : CarryRules
         }
 
         if (_comparisonEngine is not null && map.Operations.FirstOrDefault(o => o.Description == operation) is { } mapped
-            && (mapped.Request.Shape == MessageShape.Envelope || mapped.Reply.Shape == MessageShape.Envelope || mapped.Description.Faults.Any(f => f.DetailType != typeof(Contracts.RpcFault))))
+            && (mapped.Request.Shape is MessageShape.Envelope or MessageShape.Chunks || mapped.Reply.Shape is MessageShape.Envelope or MessageShape.Chunks
+                || mapped.Description.Faults.Any(f => f.DetailType != typeof(Contracts.RpcFault))))
         {
-            yield return $"the {_comparisonEngine} engine (a comparison variant) is given only operations taking and returning at most one data contract, without WCF faults";
+            yield return $"the {_comparisonEngine} engine (a comparison variant) is given only operations taking and returning at most one data contract, without WCF faults or streams";
         }
     }
 }

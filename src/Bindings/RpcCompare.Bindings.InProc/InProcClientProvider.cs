@@ -12,7 +12,7 @@ namespace RpcCompare.Bindings.InProc;
 /// </summary>
 public sealed class InProcClientProvider : IBindingClientProvider
 {
-    private static readonly Type[] s_ownContracts = [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService)];
+    private static readonly Type[] s_ownContracts = [typeof(IFileService), typeof(ICallShapeService), typeof(IPayloadService), typeof(IFileTransferService)];
     private readonly IServiceProvider? _services;
     private readonly ConcurrentDictionary<string, Lazy<ServiceProvider>> _byDataRoot = new(StringComparer.Ordinal);
 

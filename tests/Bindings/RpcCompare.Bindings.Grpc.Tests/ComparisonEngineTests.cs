@@ -8,7 +8,7 @@ namespace RpcCompare.Bindings.Grpc.Tests;
 
 /// <summary>
 /// The comparison engines the runner measures the product's gRPC path against: each serves and
-/// calls RpcCompare's own contracts, refusals included, and says at start-up what it is not given.
+/// calls RpcCompare's own buffered contracts, refusals included, and says at start-up what it is not given.
 /// </summary>
 public sealed class ComparisonEngineTests
 {
@@ -17,7 +17,8 @@ public sealed class ComparisonEngineTests
     [InlineData(GrpcEngine.ServiceModelGrpc)]
     public async Task Engine_ServesTheProductContracts(GrpcEngine engine)
     {
-        await using var host = await InProcessHost.StartAsync(bindings: [BindingNames.GrpcTcp], configureGrpc: o => o.Engine = engine);
+        // The buffered services, as the runner's comparison hosts serve them (neither peer library carries a Stream).
+        await using var host = await InProcessHost.StartAsync(bindings: [BindingNames.GrpcTcp], configureGrpc: o => o.Engine = engine, services: ["FileService", "CallShapeService", "PayloadService"]);
         using var client = new GrpcTcpClientProvider(new GrpcClientOptions { Engine = engine });
         var address = host.Address(BindingNames.GrpcTcp);
         var files = client.Create<IFileService>(address);
@@ -34,13 +35,14 @@ public sealed class ComparisonEngineTests
     [Theory]
     [InlineData(GrpcEngine.ProtobufNetGrpc, "protobuf-net.Grpc")]
     [InlineData(GrpcEngine.ServiceModelGrpc, "ServiceModel.Grpc")]
-    public void Engine_IsNotGivenEnvelopes(GrpcEngine engine, string name)
+    public void Engine_IsNotGivenEnvelopesOrStreams(GrpcEngine engine, string name)
     {
         using var client = new GrpcTcpClientProvider(new GrpcClientOptions { Engine = engine });
+        var reason = $"the {name} engine (a comparison variant) is given only operations taking and returning at most one data contract, without WCF faults or streams";
 
-        Assert.Equal(
-            $"the {name} engine (a comparison variant) is given only operations taking and returning at most one data contract, without WCF faults",
-            client.Check(typeof(ICalculator)).Select(r => r.Reason).Distinct().Single());
+        Assert.Equal(reason, client.Check(typeof(ICalculator)).Select(r => r.Reason).Distinct().Single());
+        Assert.Equal(4, client.Check(typeof(IFileTransferService)).Count(r => r.Reason == reason));
         Assert.Empty(new GrpcTcpClientProvider().Check(typeof(ICalculator)));
+        Assert.Empty(new GrpcTcpClientProvider().Check(typeof(IFileTransferService)));
     }
 }

@@ -20,7 +20,7 @@ public sealed class GrpcServicesTests : IAsyncLifetime
     private static readonly string[] s_served =
     [
         "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
-        ServiceNames.CallShapeService, ServiceNames.FileService, ServiceNames.PayloadService, ServiceNames.PushService,
+        ServiceNames.CallShapeService, ServiceNames.FileService, ServiceNames.FileTransferService, ServiceNames.PayloadService, ServiceNames.PushService,
     ];
 
     private InProcessHost _host = null!;
@@ -66,7 +66,7 @@ public sealed class GrpcServicesTests : IAsyncLifetime
         var file = Assert.Single(files, f => f.Name == "rpccompare.v1.proto");
         Assert.Equal(("proto3", "rpccompare.v1"), (file.Syntax, file.Package));
         Assert.Equal(
-            ["CallShapeService", "FileService", "PayloadService", "PushService"],
+            ["CallShapeService", "FileService", "FileTransferService", "PayloadService", "PushService"],
             file.Service.Select(s => s.Name).Order(StringComparer.Ordinal));
         var offset = file.MessageType.Single(m => m.Name == "WriteAtRequest").Field.Single(f => f.Name == "Offset");
         Assert.Equal((3, true), (offset.Number, offset.Proto3Optional));

@@ -41,6 +41,30 @@ public sealed class RpcServiceRegistrationTests
     }
 
     [Fact]
+    public void ByType_ServesLikeTheGenericForm()
+    {
+#pragma warning disable CA2263 // The by-type form is the one under test.
+        using var provider = new ServiceCollection().AddRpcService(typeof(IGreeter), typeof(Greeter)).BuildServiceProvider();
+#pragma warning restore CA2263
+
+        Assert.Same(provider.GetRequiredService<Greeter>(), provider.GetRequiredService<IGreeter>());
+        Assert.Equal([new RpcServiceDescriptor(typeof(IGreeter), typeof(Greeter))], provider.GetServices<RpcServiceDescriptor>());
+    }
+
+    [Theory]
+    [InlineData(typeof(Clock))]
+    [InlineData(typeof(IGreeter))]
+    public void ByType_AnImplementationThatIsNoClassOfTheContract_IsRefused(Type implementation)
+    {
+        var services = new ServiceCollection();
+
+        var error = Assert.Throws<ArgumentException>(() => services.AddRpcService(typeof(IGreeter), implementation));
+
+        Assert.StartsWith($"{implementation} is not a class implementing {typeof(IGreeter)}.", error.Message, StringComparison.Ordinal);
+        Assert.Empty(services);
+    }
+
+    [Fact]
     public void AnInterfaceWcfCannotRead_IsRefusedAtRegistration_WithWcfsReason()
     {
         var services = new ServiceCollection();

@@ -30,4 +30,28 @@ internal sealed class RpcErrorServerInterceptor : Interceptor
             throw GrpcErrors.ToRpcException(exception);
         }
     }
+
+    public override async Task<TResponse> ClientStreamingServerHandler<TRequest, TResponse>(IAsyncStreamReader<TRequest> requestStream, ServerCallContext context, ClientStreamingServerMethod<TRequest, TResponse> continuation)
+    {
+        try
+        {
+            return await continuation(requestStream, context);
+        }
+        catch (RpcServiceException exception)
+        {
+            throw GrpcErrors.ToRpcException(exception);
+        }
+    }
+
+    public override async Task DuplexStreamingServerHandler<TRequest, TResponse>(IAsyncStreamReader<TRequest> requestStream, IServerStreamWriter<TResponse> responseStream, ServerCallContext context, DuplexStreamingServerMethod<TRequest, TResponse> continuation)
+    {
+        try
+        {
+            await continuation(requestStream, responseStream, context);
+        }
+        catch (RpcServiceException exception)
+        {
+            throw GrpcErrors.ToRpcException(exception);
+        }
+    }
 }

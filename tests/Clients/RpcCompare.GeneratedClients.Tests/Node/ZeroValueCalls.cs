@@ -21,6 +21,7 @@ internal static class ZeroValueCalls
         [ServiceNames.FileService] = typeof(IFileService),
         [ServiceNames.CallShapeService] = typeof(ICallShapeService),
         [ServiceNames.PayloadService] = typeof(IPayloadService),
+        [ServiceNames.FileTransferService] = typeof(IFileTransferService),
         [ServiceNames.PushService] = typeof(IPushService),
     };
 

@@ -1,0 +1,81 @@
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Service;
+
+/// <summary>Streamed downloads and uploads confined to a <see cref="DataRoot"/>, and generated streams for measuring.</summary>
+public sealed class FileTransferService : IFileTransferService
+{
+    /// <summary>Where uploads are stored, under the data root.</summary>
+    public const string UploadsDirectoryName = "uploads";
+
+    /// <summary>Largest generated stream: 64 GiB, far past any measurement, bounded so one call cannot run forever.</summary>
+    public const long MaxPatternLength = 64L * 1024 * 1024 * 1024;
+
+    private const int BufferSize = 64 * 1024;
+    private readonly DataRoot _root;
+
+    public FileTransferService(DataRoot root)
+    {
+        _root = root;
+    }
+
+    public Task<Stream> DownloadAsync(DownloadRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        var path = _root.Guard.Resolve(request.Path);
+        if (!File.Exists(path))
+        {
+            throw Directory.Exists(path)
+                ? new RpcServiceException(RpcErrorCode.InvalidArgument, $"'{request.Path}' is a directory, not a file.")
+                : new RpcServiceException(RpcErrorCode.NotFound, $"File '{request.Path}' does not exist under the data root.");
+        }
+
+        // The binding closes the stream once it has sent it.
+        return Task.FromResult<Stream>(new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous | FileOptions.SequentialScan));
+    }
+
+    public async Task<UploadReply> UploadAsync(Stream data)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        var relative = $"{UploadsDirectoryName}/{DateTime.UtcNow:yyyyMMddTHHmmss}-{Guid.NewGuid():N}.bin";
+        var path = _root.Guard.Resolve(relative);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        try
+        {
+            await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, BufferSize, FileOptions.Asynchronous);
+            await data.CopyToAsync(file, BufferSize).ConfigureAwait(false);
+            return new UploadReply { Path = relative, Length = file.Length };
+        }
+        catch
+        {
+            // A broken upload leaves no half file behind.
+            File.Delete(path);
+            throw;
+        }
+    }
+
+    public Task<Stream> ReadPatternAsync(PatternRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        if (request.Length is < 0 or > MaxPatternLength)
+        {
+            throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"Length must be between 0 and {MaxPatternLength}; got {request.Length}.");
+        }
+
+        return Task.FromResult<Stream>(new PatternStream(request.Length));
+    }
+
+    public async Task<LengthReply> CountAsync(Stream data)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        var buffer = new byte[BufferSize];
+        long length = 0;
+        int read;
+        while ((read = await data.ReadAsync(buffer).ConfigureAwait(false)) > 0)
+        {
+            length += read;
+        }
+
+        return new LengthReply { Length = length };
+    }
+}
