@@ -31,7 +31,7 @@ public sealed class FileTransferService : IFileTransferService
         }
 
         // The binding closes the stream once it has sent it.
-        return Task.FromResult<Stream>(new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous | FileOptions.SequentialScan));
+        return Task.FromResult<Stream>(new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous));
     }
 
     public async Task<UploadReply> UploadAsync(Stream data)
@@ -43,7 +43,7 @@ public sealed class FileTransferService : IFileTransferService
         try
         {
             await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, BufferSize, FileOptions.Asynchronous);
-            await data.CopyToAsync(file, BufferSize).ConfigureAwait(false);
+            await data.CopyToAsync(file, BufferSize);
             return new UploadReply { Path = relative, Length = file.Length };
         }
         catch
@@ -71,7 +71,7 @@ public sealed class FileTransferService : IFileTransferService
         var buffer = new byte[BufferSize];
         long length = 0;
         int read;
-        while ((read = await data.ReadAsync(buffer).ConfigureAwait(false)) > 0)
+        while ((read = await data.ReadAsync(buffer)) > 0)
         {
             length += read;
         }

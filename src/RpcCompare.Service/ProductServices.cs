@@ -21,7 +21,7 @@ public static class ProductServices
     /// </summary>
     public static IReadOnlyList<string> Parse(string? list)
     {
-        var names = (list ?? "all").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var names = list?.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) ?? [];
         if (names.Length == 0 || names.Any(n => n.Equals("all", StringComparison.OrdinalIgnoreCase)))
         {
             return [.. All.Keys];

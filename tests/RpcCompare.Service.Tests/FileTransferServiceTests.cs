@@ -162,6 +162,18 @@ public sealed class FileTransferServiceTests : IDisposable
     }
 
     [Fact]
+    public void PatternStream_AReadLongerThanItsTable_FromAnyPosition_KeepsThePattern()
+    {
+        using var stream = new PatternStream(20_000);
+        var buffer = new byte[9_000];
+
+        Assert.Equal(10, stream.Read(buffer, 0, 10));
+        Assert.Equal(9_000, stream.Read(buffer, 0, 9_000));
+
+        Assert.All(Enumerable.Range(0, 9_000), i => Assert.Equal(PatternStream.At(10 + i), buffer[i]));
+    }
+
+    [Fact]
     public async Task PatternStream_ReadsAsynchronouslyAlike()
     {
         await using var stream = new PatternStream(5);
