@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Collections.Frozen;
 using System.Reflection;
 using System.Runtime.Serialization;
 using System.ServiceModel;
@@ -26,6 +27,7 @@ namespace RpcCompare.Bindings.Grpc.Mapping;
 internal sealed class GrpcContractMap
 {
     private static readonly ConcurrentDictionary<Type, Lazy<GrpcContractMap>> Maps = new();
+    private static readonly ConcurrentDictionary<(Assembly Assembly, string Package), FrozenSet<string>> SharedNames = new();
     private static int s_envelopes;
 
     private GrpcContractMap(ServiceContractDescription description, string serviceName)
@@ -66,7 +68,7 @@ internal sealed class GrpcContractMap
 
         var operations = new List<GrpcOperation>();
         var takenNames = DataTypeNames(description);
-        var sharedNames = OperationNamesShared(map);
+        var sharedNames = SharedNames.GetOrAdd((description.ContractType.Assembly, ContractSchema.PackageOf(map.ServiceName)), static key => OperationNamesShared(key.Assembly, key.Package));
         try
         {
             // The whole contract's types at once: a type's known subtypes come from every operation.
@@ -165,7 +167,7 @@ internal sealed class GrpcContractMap
         }
     }
 
-    private GrpcOperation Map(OperationDescription operation, HashSet<string> takenNames, HashSet<string> sharedNames)
+    private GrpcOperation Map(OperationDescription operation, HashSet<string> takenNames, FrozenSet<string> sharedNames)
     {
         var streamItem = StreamItemOf(operation);
         Type[] values = [.. ValueTypes(operation)];
@@ -223,18 +225,17 @@ internal sealed class GrpcContractMap
     }
 
     /// <summary>
-    /// The operation names this contract shares with another service contract of its assembly in the
-    /// same package: decided from the assembly alone, so the names never depend on which contract a
-    /// process happened to map first.
+    /// The operation names two or more service contracts of <paramref name="assembly"/> in
+    /// <paramref name="package"/> share: decided from the assembly alone, so the names never depend on
+    /// which contract a process happened to map first (and scanned once per assembly and package).
     /// </summary>
-    private static HashSet<string> OperationNamesShared(GrpcContractMap map)
+    private static FrozenSet<string> OperationNamesShared(Assembly assembly, string package)
     {
-        var package = PackageOf(map.ServiceName);
         var names = new Dictionary<string, int>(StringComparer.Ordinal);
         Type?[] types;
         try
         {
-            types = map.Description.ContractType.Assembly.GetTypes();
+            types = assembly.GetTypes();
         }
         catch (ReflectionTypeLoadException e)
         {
@@ -246,7 +247,7 @@ internal sealed class GrpcContractMap
         {
             try
             {
-                if (PackageOf(ContractSchema.ServiceName(contract)) != package)
+                if (ContractSchema.PackageOf(ContractSchema.ServiceName(contract)) != package)
                 {
                     continue;
                 }
@@ -262,10 +263,8 @@ internal sealed class GrpcContractMap
             }
         }
 
-        return [.. names.Where(n => n.Value > 1).Select(n => n.Key)];
+        return names.Where(n => n.Value > 1).Select(n => n.Key).ToFrozenSet(StringComparer.Ordinal);
     }
-
-    private static string PackageOf(string serviceName) => serviceName.LastIndexOf('.') is var dot and >= 0 ? serviceName[..dot] : "";
 
     /// <summary>The names the contract's data types take in its package.</summary>
     private static HashSet<string> DataTypeNames(ServiceContractDescription description)

@@ -78,7 +78,8 @@ public static partial class ContractSchema
             ? name
             : throw new InvalidOperationException($"{contract} is not a service contract protobuf-net.Grpc can serve.");
 
-    private static string PackageOf(string serviceName)
+    /// <summary>The package of a dotted service name (<c>rpccompare.v1</c> of <c>rpccompare.v1.FileService</c>); empty when undotted.</summary>
+    internal static string PackageOf(string serviceName)
     {
         var dot = serviceName.LastIndexOf('.');
         return dot < 0 ? "" : serviceName[..dot];
