@@ -23,7 +23,10 @@ public sealed class SoakTests : IClassFixture<SoakTests.ShortSoak>
         Assert.True(soak.Passed, string.Join("; ", soak.Problems));
         Assert.True(soak.Ok > 0);
         Assert.Equal(0, soak.Failed);
-        Assert.InRange(soak.Samples.Count, 10, 16);
+        // Every second while the NBomber session ran (its start-up and wind-down take longer on a busy
+        // machine, so the count is not fixed): at least the soak's length, and never more than one a second.
+        Assert.True(soak.Samples.Count >= 10, $"{soak.Samples.Count} samples in a 12-second soak");
+        Assert.True(soak.Samples.Count <= soak.Samples[^1].Seconds + 1, $"{soak.Samples.Count} samples in {soak.Samples[^1].Seconds:0.0} s");
         Assert.All(soak.Samples, s =>
         {
             Assert.True(s.RssBytes > 0);
