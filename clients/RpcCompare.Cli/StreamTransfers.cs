@@ -13,15 +13,10 @@ internal static class StreamTransfers
     {
         var clock = Stopwatch.StartNew();
         var stream = await call().ConfigureAwait(false);
-        long length = 0;
+        long length;
         await using (stream.ConfigureAwait(false))
         {
-            var buffer = new byte[64 * 1024];
-            int read;
-            while ((read = await stream.ReadAsync(buffer).ConfigureAwait(false)) > 0)
-            {
-                length += read;
-            }
+            length = await StreamDrain.ReadToEndAsync(stream).ConfigureAwait(false);
         }
 
         return Summary(length, clock.Elapsed, reply: null);

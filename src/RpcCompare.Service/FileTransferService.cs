@@ -65,17 +65,5 @@ public sealed class FileTransferService : IFileTransferService
         return Task.FromResult<Stream>(new PatternStream(request.Length));
     }
 
-    public async Task<LengthReply> CountAsync(Stream data)
-    {
-        ArgumentNullException.ThrowIfNull(data);
-        var buffer = new byte[BufferSize];
-        long length = 0;
-        int read;
-        while ((read = await data.ReadAsync(buffer)) > 0)
-        {
-            length += read;
-        }
-
-        return new LengthReply { Length = length };
-    }
+    public async Task<LengthReply> CountAsync(Stream data) => new() { Length = await StreamDrain.ReadToEndAsync(data) };
 }

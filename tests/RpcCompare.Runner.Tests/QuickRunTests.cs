@@ -10,58 +10,14 @@ namespace RpcCompare.Runner.Tests;
 /// </summary>
 public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
 {
-    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "pipes", "inproc"];
+    private static readonly string[] s_bindings = QuickRunCells.Bindings;
     private static readonly string[] s_sweeps = ["ReadDirectory, entries n", "WriteAt, writes per call k"];
-    private static readonly string[] s_frameworks = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds"];
+    private static readonly string[] s_frameworks = QuickRunCells.Frameworks;
     private readonly QuickRun _run;
 
     public QuickRunTests(QuickRun run)
     {
         _run = run;
-    }
-
-    public static TheoryData<string, string, long?> ExpectedCells()
-    {
-        var cells = new TheoryData<string, string, long?>();
-        foreach (var operation in new[] { "Ping", "ReadDirectory", "WriteAt", "WriteAt twice" })
-        {
-            cells.Add("ops", operation, null);
-        }
-
-        foreach (var clients in new long[] { 1, 4, 16, 64 })
-        {
-            cells.Add("scaling", "Ping", clients);
-        }
-
-        foreach (var operation in new[] { "void()", "void(int)", "int()", "int(int)", "void(struct)" })
-        {
-            cells.Add("shapes", operation, null);
-        }
-
-        foreach (var operation in new[] { "bytes", "records", "string", "stream", "stream (download)" })
-        {
-            foreach (var size in new long[] { 10, 100_000, 10_000_000 })
-            {
-                cells.Add("payload", operation, size);
-            }
-        }
-
-        foreach (var size in new long[] { 12, 144, 1_728, 20_736, 248_832 })
-        {
-            cells.Add("pingpong", "echo", size);
-        }
-
-        foreach (var k in new long[] { 1, 4, 16, 64, 256 })
-        {
-            cells.Add("breakeven", "WriteAt, writes per call k", k);
-        }
-
-        foreach (var n in new long[] { 10, 100, 1_000, 10_000 })
-        {
-            cells.Add("breakeven", "ReadDirectory, entries n", n);
-        }
-
-        return cells;
     }
 
     [Fact]
@@ -74,7 +30,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     }
 
     [Theory]
-    [MemberData(nameof(ExpectedCells))]
+    [MemberData(nameof(QuickRunCells.ExpectedCells), MemberType = typeof(QuickRunCells))]
     public void ReportJson_HasEveryBindingForEveryCell_WithPositiveConsistentFigures(string suite, string operation, long? size)
     {
         foreach (var binding in s_bindings)
@@ -204,33 +160,8 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.Contains("| Ping, 64 clients |", markdown, StringComparison.Ordinal);
     }
 
-    public static TheoryData<string, long, string, string> ExpectedKnobs()
-    {
-        var knobs = new TheoryData<string, long, string, string>();
-        foreach (var operation in new[] { "Ping · instancing", "ReadDirectory · instancing" })
-        {
-            foreach (var binding in s_frameworks.Take(3))
-            {
-                knobs.Add(operation, 16, binding, "per-session");
-                knobs.Add(operation, 16, binding, "serialized");
-            }
-        }
-
-        knobs.Add("Ping · HTTP/2 connections", 128, "grpc-tcp", "one-connection");
-        knobs.Add("Ping · HTTP/2 connections", 128, "grpc-uds", "one-connection");
-        foreach (var clients in new long[] { 1, 16 })
-        {
-            foreach (var binding in s_bindings.Where(b => b != "inproc"))
-            {
-                knobs.Add("Ping · socket completions", clients, binding, "inline-io");
-            }
-        }
-
-        return knobs;
-    }
-
     [Theory]
-    [MemberData(nameof(ExpectedKnobs))]
+    [MemberData(nameof(QuickRunCells.ExpectedKnobs), MemberType = typeof(QuickRunCells))]
     public void Tuning_MeasuresEachKnobBesideTheProductsSetting_WithAPairedRatio(string operation, long clients, string binding, string variant)
     {
         var row = _run.Measurements.Where(m => m.GetProperty("suite").GetString() == "tuning" && m.GetProperty("operation").GetString() == operation && Size(m) == clients).ToList();

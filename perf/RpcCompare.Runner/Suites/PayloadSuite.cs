@@ -63,15 +63,14 @@ internal sealed class PayloadSuite : ISuite
                 {
                     var files = s.Get<IFileTransferService>();
                     var request = new PatternRequest { Length = size };
+                    // One buffer per session: the loop measures the transfer, not an allocation.
                     var buffer = new byte[64 * 1024];
                     return async () =>
                     {
                         var stream = await files.ReadPatternAsync(request);
                         await using (stream.ConfigureAwait(false))
                         {
-                            while (await stream.ReadAsync(buffer).ConfigureAwait(false) > 0)
-                            {
-                            }
+                            await StreamDrain.ReadToEndAsync(stream, buffer).ConfigureAwait(false);
                         }
                     };
                 });

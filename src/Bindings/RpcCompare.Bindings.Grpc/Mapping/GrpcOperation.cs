@@ -23,6 +23,13 @@ internal sealed class GrpcOperation
         Request = request;
         Reply = reply;
         StreamItem = streamItem;
+        MethodType = (request.Shape == MessageShape.Chunks, reply.Shape == MessageShape.Chunks || streamItem is not null) switch
+        {
+            (false, false) => MethodType.Unary,
+            (true, false) => MethodType.ClientStreaming,
+            (false, true) => MethodType.ServerStreaming,
+            (true, true) => MethodType.DuplexStreaming,
+        };
         Method = s_createMethod.MakeGenericMethod(request.WireType, reply.WireType).Invoke(null, [this])!;
     }
 
@@ -43,14 +50,8 @@ internal sealed class GrpcOperation
 
     public bool IsServerStreaming => StreamItem is not null;
 
-    /// <summary>How the call travels: unary, or streaming where a Stream or an IAsyncEnumerable is carried.</summary>
-    public MethodType MethodType => (Request.Shape == MessageShape.Chunks, Reply.Shape == MessageShape.Chunks || IsServerStreaming) switch
-    {
-        (false, false) => MethodType.Unary,
-        (true, false) => MethodType.ClientStreaming,
-        (false, true) => MethodType.ServerStreaming,
-        (true, true) => MethodType.DuplexStreaming,
-    };
+    /// <summary>How the call travels: unary, or streaming where a Stream or an IAsyncEnumerable is carried (read on every client call: decided once).</summary>
+    public MethodType MethodType { get; }
 
     /// <summary>The <see cref="Method{TRequest, TResponse}"/> both sides call.</summary>
     public object Method { get; }
