@@ -42,7 +42,14 @@ for project in "${projects[@]}"; do
   output="$project/StrykerOutput/latest"
   rm -rf "$output"
   started=$SECONDS
-  (cd "$project" && dotnet stryker --output StrykerOutput/latest) | grep -E '^\[|Killed|Survived|Timeout|score' || true
+  # A mutant can turn a bounded write into an endless one (a loop bound or a repeat count
+  # mutated): before its timeout it filled the disk with a 10 GB file in the temp directory, and
+  # the killed test host never deleted it. Each project's run therefore gets its own temp
+  # directory, removed afterwards, and no file it writes may pass 2 GiB (ulimit -f, in KiB):
+  # such a mutant dies of SIGXFSZ instead, which counts as detected.
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/rpccompare-mutation-XXXXXX")
+  (cd "$project" && ulimit -f 2097152 && TMPDIR="$scratch" dotnet stryker --output StrykerOutput/latest) | grep -E '^\[|Killed|Survived|Timeout|score' || true
+  rm -rf "$scratch"
   report="$output/reports/mutation-report.json"
   if [[ ! -f "$report" ]]; then
     echo "mutation: $project produced no report (see the output above)" >&2

@@ -91,11 +91,16 @@ public sealed class LongPollTests : IAsyncLifetime
     public async Task SecondPoll_WhileOneWaits_IsRefused()
     {
         var session = await OpenSessionAsync();
-        var waiting = _http.GetAsync($"push/sessions/{session}/poll?wait=8");
+        using (var subscribed = await _http.PostAsJsonAsync($"push/sessions/{session}/subscriptions", new SubscribeRequest { Topic = "two-polls" }, s_json))
+        {
+            subscribed.EnsureSuccessStatusCode();
+        }
+
+        // The first poll waits far longer than a busy machine needs to register it; a publish ends it.
+        var waiting = _http.GetAsync($"push/sessions/{session}/poll?wait=30");
 
         // Until the first poll is registered a quick poll is simply answered (empty); from then on it is refused.
-        // The first poll outlasts this bound, which leaves room for a machine busy with other test classes.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(7));
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
         HttpResponseMessage second;
         while ((second = await _http.GetAsync($"push/sessions/{session}/poll?wait=0", timeout.Token)).StatusCode == HttpStatusCode.OK)
         {
@@ -107,8 +112,14 @@ public sealed class LongPollTests : IAsyncLifetime
             await AssertErrorAsync(second, HttpStatusCode.Conflict, RpcErrorCode.InvalidArgument);
         }
 
+        using (var published = await _http.PostAsJsonAsync("push/publish", new Notification { Topic = "two-polls", Items = ["ends the first poll"] }, s_json))
+        {
+            published.EnsureSuccessStatusCode();
+        }
+
         using var first = await waiting;
         first.EnsureSuccessStatusCode();
+        Assert.Contains("ends the first poll", await first.Content.ReadAsStringAsync(), StringComparison.Ordinal);
     }
 
     private async Task<string> OpenSessionAsync()
