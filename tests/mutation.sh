@@ -47,7 +47,7 @@ for project in "${projects[@]}"; do
   # the killed test host never deleted it. Each project's run therefore gets its own temp
   # directory, removed afterwards, and no file it writes may pass 2 GiB (ulimit -f, in KiB):
   # such a mutant dies of SIGXFSZ instead, which counts as detected.
-  scratch=$(mktemp -d "${TMPDIR:-/tmp}/rpccompare-mutation-XXXXXX")
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/m-XXXXXX") # short: socket paths go under it
   (cd "$project" && ulimit -f 2097152 && TMPDIR="$scratch" dotnet stryker --output StrykerOutput/latest) | grep -E '^\[|Killed|Survived|Timeout|score' || true
   rm -rf "$scratch"
   report="$output/reports/mutation-report.json"

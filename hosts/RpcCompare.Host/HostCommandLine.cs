@@ -7,6 +7,7 @@ internal static class HostCommandLine
     {
         ["--bindings"] = "RpcCompare:Bindings",
         ["--services"] = "RpcCompare:Services",
+        ["--contracts"] = "RpcCompare:Contracts",
         ["--endpoints-file"] = "RpcCompare:EndpointsFile",
         ["--socket-dir"] = "RpcCompare:SocketDirectory",
         ["--data-root"] = "DataRoot:Path",
@@ -24,8 +25,11 @@ internal static class HostCommandLine
         Options:
           --bindings LIST          Comma-separated bindings to serve, or "all" (default).
                                    In this build: {{string.Join(", ", HostBindings.Offered)}}.
-          --services LIST          Comma-separated services to serve, or "all" (default):
+          --services LIST          Comma-separated services to serve, "all" (default) or "none":
                                    {{string.Join(", ", Service.ProductServices.All.Keys)}}.
+          --contracts PATH         Also serve a team's service assembly: each public [ServiceContract]
+                                   interface in it, with the one public class in it implementing it
+                                   (docs/your-contracts.md).
           --endpoints-file PATH    Write a JSON object {"binding": "address", ...} here once every listener
                                    is ready; deleted on shutdown.
           --socket-dir DIR         Directory for socket files (default: a new 0700 temp dir,

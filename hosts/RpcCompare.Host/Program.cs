@@ -1,3 +1,5 @@
+using RpcCompare.Bindings.ContractAssemblies;
+using RpcCompare.Description;
 using RpcCompare.Host;
 
 if (HostCommandLine.WantsHelp(args))
@@ -21,12 +23,14 @@ var hostSection = builder.Configuration.GetSection(RpcCompareHostOptions.Section
 var hostOptions = hostSection.Get<RpcCompareHostOptions>() ?? new RpcCompareHostOptions();
 IReadOnlyList<string> bindings;
 IReadOnlyList<string> services;
+ContractAssembly? teamContracts;
 try
 {
     bindings = HostBindings.Parse(hostOptions.Bindings);
     services = RpcCompare.Service.ProductServices.Parse(hostOptions.Services);
+    teamContracts = hostOptions.Contracts is { Length: > 0 } path ? ContractAssembly.Load(path) : null;
 }
-catch (Exception exception) when (exception is ArgumentException or NotSupportedException)
+catch (Exception exception) when (exception is ArgumentException or NotSupportedException or ContractAssemblyException or ContractLoadException)
 {
     Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
     return 2;
@@ -35,6 +39,11 @@ catch (Exception exception) when (exception is ArgumentException or NotSupported
 using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
 builder.Services.Configure<RpcCompareHostOptions>(hostSection);
 builder.Services.AddRpcCompareServices(builder.Configuration, only: services);
+if (teamContracts is not null)
+{
+    builder.Services.AddRpcServices(teamContracts);
+}
+
 // Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes); Push:QueueCapacity sizes each subscriber's queue.
 builder.Services.AddPushServices().Configure<RpcCompare.Push.PushOptions>(builder.Configuration.GetSection("Push"));
 HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize, hostOptions.ListenAddress), bindings);
@@ -43,6 +52,11 @@ builder.Services.AddHostedService<EndpointsPublisher>();
 try
 {
     using var host = builder.Build();
+    if (teamContracts is not null)
+    {
+        TeamContracts.Announce(host.Services, teamContracts);
+    }
+
     await host.RunAsync();
     return 0;
 }

@@ -10,9 +10,16 @@ internal sealed class RpcCompareHostOptions
 
     /// <summary>
     /// Comma-separated short names of RpcCompare's own services to serve (FileService,
-    /// CallShapeService, PayloadService, FileTransferService), or "all". Defaults to "all".
+    /// CallShapeService, PayloadService, FileTransferService), "all", or "none" (a host of a team's
+    /// contracts only). Defaults to "all".
     /// </summary>
     public string Services { get; set; } = "all";
+
+    /// <summary>
+    /// Path of a team's service assembly: every public [ServiceContract] interface in it is served,
+    /// on every binding, with the one public class in it implementing it. Defaults to none.
+    /// </summary>
+    public string? Contracts { get; set; }
 
     /// <summary>Where to write the binding-to-address JSON once every listener is ready. Defaults to none.</summary>
     public string? EndpointsFile { get; set; }

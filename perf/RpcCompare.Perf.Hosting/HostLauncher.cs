@@ -19,12 +19,14 @@ public sealed class HostLauncher : IAsyncDisposable
 
     private readonly IReadOnlyList<string> _bindings;
     private readonly IReadOnlyDictionary<string, string> _environment;
+    private readonly IReadOnlyList<string> _arguments;
     private readonly bool _pinToCpu0;
     private Process _process;
 
-    private HostLauncher(string directory, IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string> environment)
+    private HostLauncher(string directory, IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string> environment, IReadOnlyList<string> arguments)
     {
         _directory = directory;
+        _arguments = arguments;
         _bindings = bindings;
         _pinToCpu0 = pinToCpu0;
         _environment = environment;
@@ -47,10 +49,11 @@ public sealed class HostLauncher : IAsyncDisposable
     /// <param name="bindings">Network bindings to serve.</param>
     /// <param name="pinToCpu0">Pins the host to CPU 0, as the runner pins itself.</param>
     /// <param name="environment">Extra environment for the host (runtime knobs under test).</param>
-    public static async Task<HostLauncher> StartAsync(IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string>? environment = null)
+    /// <param name="arguments">Extra host switches (e.g. --contracts PATH), kept for a restart.</param>
+    public static async Task<HostLauncher> StartAsync(IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? arguments = null)
     {
         var directory = Directory.CreateTempSubdirectory("rpccompare-runner-").FullName;
-        var launcher = new HostLauncher(directory, bindings, pinToCpu0, environment ?? new Dictionary<string, string>());
+        var launcher = new HostLauncher(directory, bindings, pinToCpu0, environment ?? new Dictionary<string, string>(), arguments ?? []);
         try
         {
             await launcher.LaunchAsync([]);
@@ -117,7 +120,7 @@ public sealed class HostLauncher : IAsyncDisposable
         start.ArgumentList.Add(Path.Combine(_directory, "sockets"));
         start.ArgumentList.Add("--data-root");
         start.ArgumentList.Add(DataRoot);
-        foreach (var argument in extraArguments)
+        foreach (var argument in _arguments.Concat(extraArguments))
         {
             start.ArgumentList.Add(argument);
         }

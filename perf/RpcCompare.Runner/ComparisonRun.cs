@@ -1,8 +1,11 @@
 using System.Diagnostics;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Client;
+using RpcCompare.Description;
 using RpcCompare.Perf.Hosting;
 using RpcCompare.Perf.Reporting.Dashboard;
+using RpcCompare.Runner.Contracts;
 using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Push;
@@ -32,7 +35,8 @@ internal sealed class ComparisonRun
         var clock = Stopwatch.StartNew();
         try
         {
-            var suites = SuiteCatalog.Select(_options.Suites);
+            var contracts = _options.Contracts is { } path ? new ContractsSuite(ContractWorkloads.Load(path)) : null;
+            var suites = SuiteCatalog.Select(_options.Suites, contracts);
             using var factory = RunnerClients.CreateFactory();
             var (requested, notMeasured) = ChooseBindings(factory);
             if (_options.Pin)
@@ -40,13 +44,18 @@ internal sealed class ComparisonRun
                 CpuPinning.PinSelfToCpu0();
             }
 
+            // The built-in suites share one host; a team's contracts get their own (ContractsHost).
             var readHostAllocations = suites.OfType<PingPongSuite>().Any();
-            var (endpoints, hostMode) = await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList(), readHostAllocations);
-            var targets = Targets(requested, endpoints, notMeasured);
+            var builtIn = suites.Any(s => s is not ContractsSuite);
+            var (endpoints, hostMode) = builtIn
+                ? await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList(), readHostAllocations)
+                : (new Dictionary<string, string>(), "started by the runner as a separate process");
+            var targets = builtIn ? Targets(requested, endpoints, notMeasured) : [];
             var variantTargets = await VariantTargetsAsync(suites, targets, readHostAllocations, notMeasured);
+            var contractTargets = suites.Contains(contracts) ? await StartContractsHostAsync(contracts!, requested) : [];
             PrepareSuites(suites, endpoints);
 
-            var workloads = suites.SelectMany(s => s.Workloads(TargetsOf(s, targets, variantTargets))).ToList();
+            var workloads = suites.SelectMany(s => s.Workloads(s is ContractsSuite ? contractTargets : TargetsOf(s, targets, variantTargets))).ToList();
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
@@ -65,19 +74,21 @@ internal sealed class ComparisonRun
                 ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold, hostAllocations),
                 ReportBuilder.BreakEven(pooled.Cells),
                 notMeasured,
-                refused,
+                [.. refused, .. contracts?.Refused ?? []],
                 ReportBuilder.Repeatability(repetitions, _options.NoiseThreshold),
                 push);
             ConsoleReporter.Write(_console, report);
-            var directory = WriteReports(report, started);
+            var directory = ReportWriter.Write(report, _options.OutputRoot, started);
             _console.MarkupLineInterpolated($"Reports written to [bold]{directory}[/] (report.md, report.json, report.html); every run side by side: [bold]{DashboardWriter.Write(_options.OutputRoot)}[/]");
             return 0;
         }
-        catch (Exception exception) when (exception is MeasurementException or InvalidOperationException or ArgumentException or NotSupportedException or IOException or TimeoutException)
+        catch (Exception exception) when (exception is MeasurementException or InvalidOperationException or ArgumentException or NotSupportedException or IOException or TimeoutException
+            or ContractAssemblyException or ContractLoadException)
         {
             _console.MarkupLineInterpolated($"[red]error:[/] {exception.Message}");
             // A host that died explains a failure better than the client whose connection closed.
-            foreach (var report in _cleanup.OfType<HostLauncher>().Select(h => h.ExitReport()).OfType<string>())
+            var hosts = _cleanup.OfType<HostLauncher>().Concat(_cleanup.OfType<ContractsHost>().Select(c => c.Host).OfType<HostLauncher>());
+            foreach (var report in hosts.Select(h => h.ExitReport()).OfType<string>())
             {
                 _console.WriteLine(report);
             }
@@ -162,6 +173,24 @@ internal sealed class ComparisonRun
         }
 
         return targets;
+    }
+
+    private async Task<IReadOnlyList<BindingTarget>> StartContractsHostAsync(ContractsSuite suite, IReadOnlyList<string> requested)
+    {
+        if (_options.HostEndpointsFile is not null)
+        {
+            throw new ArgumentException("--contracts starts a host of its own for the team's contracts, so it cannot measure a host started elsewhere (--host); leave one of them out.");
+        }
+
+        foreach (var note in suite.Source.NotMeasured)
+        {
+            _console.MarkupLineInterpolated($"[yellow]not measured[/] {note}");
+        }
+
+        _console.MarkupLineInterpolated($"Starting RpcCompare.Host for {suite.Source.Assembly.Name} ...");
+        var host = await ContractsHost.StartAsync(suite, requested, _options.Pin);
+        _cleanup.Add(host);
+        return host.Targets;
     }
 
     // Suites that need data of their own (breakeven's directories) create it in the host's data root.
@@ -263,15 +292,5 @@ internal sealed class ComparisonRun
         var progress = new RunProgress(_console, pushTargets.Count * settings.PlannedSecondsPerTarget);
         await progress.RunAsync(async report => results = await PushSuite.RunAsync(factory, pushTargets, settings, report, progress.Completed));
         return results!;
-    }
-
-    private string WriteReports(Report report, DateTimeOffset started)
-    {
-        var directory = Path.Combine(_options.OutputRoot, started.ToString("yyyyMMdd'T'HHmmss'Z'", System.Globalization.CultureInfo.InvariantCulture));
-        Directory.CreateDirectory(directory);
-        File.WriteAllText(Path.Combine(directory, "report.md"), MarkdownReporter.Render(report));
-        File.WriteAllText(Path.Combine(directory, "report.json"), JsonReporter.Render(report));
-        File.WriteAllText(Path.Combine(directory, "report.html"), HtmlReporter.Render(report));
-        return directory;
     }
 }

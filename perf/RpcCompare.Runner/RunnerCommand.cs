@@ -1,4 +1,5 @@
 using System.CommandLine;
+using RpcCompare.Runner.Contracts;
 using RpcCompare.Runner.Suites;
 using Spectre.Console;
 
@@ -41,20 +42,29 @@ internal static class RunnerCommand
             Description = "push suite: the broadcast search's ceiling, the largest M it tries (default 10,000; 20,000 with --full). " +
                 "Every subscriber but gRPC's multiplexed ones holds a connection, and the host may open 20,000 files here.",
         };
+        var contracts = new Option<FileInfo?>("--contracts")
+        {
+            Description = "A team's service assembly: serves its [ServiceContract] implementations on a host of their own and measures the calls of its " +
+                "workloads (RpcCompare.Workloads.IRpcWorkload<T>) over every binding that carries them, as the contracts suite. " +
+                "Alone it runs only that suite; docs/your-contracts.md.",
+        };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
 
         var root = new RootCommand(
             "RpcCompare comparison runner: starts the host as a separate process, measures every binding side by side and " +
             "writes report.md, report.json and report.html under results/<UTC timestamp>/.")
         {
-            suites, bindings, quick, full, maxSubscribers, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
+            suites, bindings, contracts, quick, full, maxSubscribers, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
             var isQuick = parse.GetValue(quick);
-            var suiteText = parse.GetValue(suites) ?? (isQuick ? "all" : SuiteCatalog.Default);
+            var assembly = parse.GetValue(contracts)?.FullName;
+            // A team's assembly alone means its own suite; with --suite it joins the ones named.
+            var suiteText = parse.GetValue(suites) ?? (assembly is not null ? ContractsSuite.SuiteName : isQuick ? "all" : SuiteCatalog.Default);
+            string[] all = [.. SuiteCatalog.All.Select(s => s.Name), .. assembly is null ? [] : new[] { ContractsSuite.SuiteName }];
             var options = new RunnerOptions(
-                suiteText == "all" ? [.. SuiteCatalog.All.Select(s => s.Name)] : Split(suiteText),
+                suiteText == "all" ? all : Split(suiteText),
                 parse.GetValue(bindings) is { } b ? Split(b) : null,
                 isQuick,
                 parse.GetValue(trials) ?? (isQuick ? 2 : 5),
@@ -67,7 +77,8 @@ internal static class RunnerCommand
                 parse.GetValue(repeat),
                 parse.GetValue(noise),
                 parse.GetValue(full),
-                parse.GetValue(maxSubscribers));
+                parse.GetValue(maxSubscribers),
+                assembly);
             if (options.Quick && options.Full)
             {
                 console.MarkupLine("[red]error:[/] --quick and --full ask for opposite things; choose one.");

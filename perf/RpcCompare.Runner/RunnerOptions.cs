@@ -15,7 +15,8 @@ internal sealed record RunnerOptions(
     int Repeat = 1,
     double NoiseThreshold = RunnerOptions.DefaultNoiseThreshold,
     bool Full = false,
-    int? MaxSubscribers = null)
+    int? MaxSubscribers = null,
+    string? Contracts = null)
 {
     /// <summary>A cell whose trials span more than this share of their median is marked noisy.</summary>
     public const double DefaultNoiseThreshold = 0.10;

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Description;
 
 namespace Microsoft.Extensions.DependencyInjection;
@@ -44,6 +45,21 @@ public static class RpcServiceCollectionExtensions
         if (!alreadyServed)
         {
             services.AddSingleton(new RpcServiceDescriptor(contract, implementation));
+        }
+
+        return services;
+    }
+
+    /// <summary>
+    /// Serves every contract of a team's assembly (<see cref="ContractAssembly.Load"/>) with the
+    /// class beside it that implements it, as <see cref="AddRpcService(IServiceCollection, Type, Type)"/> does.
+    /// </summary>
+    public static IServiceCollection AddRpcServices(this IServiceCollection services, ContractAssembly assembly)
+    {
+        ArgumentNullException.ThrowIfNull(assembly);
+        foreach (var service in assembly.Services)
+        {
+            services.AddRpcService(service.Contract, service.Implementation);
         }
 
         return services;

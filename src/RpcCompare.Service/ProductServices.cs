@@ -16,8 +16,9 @@ public static class ProductServices
         };
 
     /// <summary>
-    /// The contracts a comma-separated list names ("all", or short names such as <c>FileService,PayloadService</c>,
-    /// in any case), in the order of <see cref="All"/>. Throws <see cref="ArgumentException"/> naming an unknown one.
+    /// The contracts a comma-separated list names ("all", "none" for a host serving only a team's
+    /// contracts, or short names such as <c>FileService,PayloadService</c>, in any case), in the
+    /// order of <see cref="All"/>. Throws <see cref="ArgumentException"/> naming an unknown one.
     /// </summary>
     public static IReadOnlyList<string> Parse(string? list)
     {
@@ -27,9 +28,14 @@ public static class ProductServices
             return [.. All.Keys];
         }
 
+        if (names is [var only] && only.Equals("none", StringComparison.OrdinalIgnoreCase))
+        {
+            return [];
+        }
+
         if (names.FirstOrDefault(n => !All.ContainsKey(n)) is { } unknown)
         {
-            throw new ArgumentException($"Unknown service '{unknown}'; the services are {string.Join(", ", All.Keys)} (or all).", nameof(list));
+            throw new ArgumentException($"Unknown service '{unknown}'; the services are {string.Join(", ", All.Keys)} (or all, or none).", nameof(list));
         }
 
         return [.. All.Keys.Where(k => names.Contains(k, StringComparer.OrdinalIgnoreCase))];

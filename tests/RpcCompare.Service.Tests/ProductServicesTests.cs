@@ -27,12 +27,28 @@ public sealed class ProductServicesTests
         Assert.Equal(["FileService", "PayloadService"], ProductServices.Parse(" payloadservice ,FILESERVICE"));
     }
 
+    [Theory]
+    [InlineData("none")]
+    [InlineData(" None ")]
+    public void None_IsNoService_ForAHostOfATeamsContractsOnly(string list)
+    {
+        Assert.Empty(ProductServices.Parse(list));
+    }
+
+    [Fact]
+    public void None_BesideAName_IsRefused()
+    {
+        var error = Assert.Throws<ArgumentException>(() => ProductServices.Parse("none,FileService"));
+
+        Assert.StartsWith("Unknown service 'none';", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void AnUnknownName_IsRefusedNamingItAndTheServices()
     {
         var error = Assert.Throws<ArgumentException>(() => ProductServices.Parse("FileService,Files"));
 
-        Assert.StartsWith("Unknown service 'Files'; the services are FileService, CallShapeService, PayloadService, FileTransferService (or all).", error.Message, StringComparison.Ordinal);
+        Assert.StartsWith("Unknown service 'Files'; the services are FileService, CallShapeService, PayloadService, FileTransferService (or all, or none).", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

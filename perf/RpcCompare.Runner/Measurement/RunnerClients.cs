@@ -12,5 +12,7 @@ internal static class RunnerClients
     /// </summary>
     public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(30);
 
-    public static RpcClientFactory CreateFactory() => RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = ConnectTimeout });
+    /// <param name="inProcServices">The container inproc calls into (a team's contracts); null for RpcCompare's own services on the host's data root.</param>
+    public static RpcClientFactory CreateFactory(IServiceProvider? inProcServices = null) =>
+        RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = ConnectTimeout }, inProcServices);
 }

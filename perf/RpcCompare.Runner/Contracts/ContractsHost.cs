@@ -1,0 +1,98 @@
+using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings;
+using RpcCompare.Client;
+using RpcCompare.Perf.Hosting;
+using RpcCompare.Runner.Hosting;
+using RpcCompare.Runner.Measurement;
+
+namespace RpcCompare.Runner.Contracts;
+
+/// <summary>
+/// Serves a team's contracts for the contracts suite: a host of their own (<c>--services none
+/// --contracts PATH</c>), apart from the built-in suites' host, because a host stops at start-up
+/// when one of its bindings cannot carry one of its contracts, and a team's duplex contract must
+/// not take gRPC away from the other suites. Inproc calls the implementations in this process.
+/// </summary>
+internal sealed class ContractsHost : IAsyncDisposable
+{
+    private readonly HostLauncher? _host;
+    private readonly ServiceProvider _inProcServices;
+    private readonly RpcClientFactory _inProcFactory;
+
+    private ContractsHost(HostLauncher? host, ServiceProvider inProcServices, RpcClientFactory inProcFactory, IReadOnlyList<BindingTarget> targets)
+    {
+        _host = host;
+        _inProcServices = inProcServices;
+        _inProcFactory = inProcFactory;
+        Targets = targets;
+    }
+
+    /// <summary>The suite's columns: each binding the host serves, at its address there, and inproc.</summary>
+    public IReadOnlyList<BindingTarget> Targets { get; }
+
+    /// <summary>The host process, for its exit report when a cell fails; null when only inproc is measured.</summary>
+    public HostLauncher? Host => _host;
+
+    /// <summary>
+    /// Which bindings a host of the team's contracts can serve: those that carry every one of them
+    /// (the client factory's check is the servers' own carry rules), and why each other one is left out.
+    /// </summary>
+    public static (IReadOnlyList<string> Served, IReadOnlyDictionary<string, string> LeftOut) Plan(RpcClientFactory factory, IReadOnlyList<string> bindings, IReadOnlyList<Type> contracts)
+    {
+        var served = new List<string>();
+        var leftOut = new Dictionary<string, string>();
+        foreach (var binding in bindings)
+        {
+            var refusals = contracts.SelectMany(c => factory.Check(binding, c)).ToList();
+            if (refusals.Count == 0)
+            {
+                served.Add(binding);
+            }
+            else
+            {
+                leftOut[binding] = string.Join("; ", refusals.Select(r => r.ToString()));
+            }
+        }
+
+        return (served, leftOut);
+    }
+
+    public static async Task<ContractsHost> StartAsync(ContractsSuite suite, IReadOnlyList<string> requested, bool pin)
+    {
+        var assembly = suite.Source.Assembly;
+        var inProcServices = new ServiceCollection().AddLogging().AddRpcServices(assembly).BuildServiceProvider();
+        var factory = RunnerClients.CreateFactory(inProcServices);
+        try
+        {
+            var contracts = suite.Source.Contracts.Select(c => c.Contract).ToList();
+            var (served, leftOut) = Plan(factory, requested, contracts);
+            suite.LeftOut = leftOut;
+            var network = served.Where(b => b != BindingNames.InProc).ToList();
+            var host = network.Count == 0 ? null : await HostLauncher.StartAsync(network, pin, arguments: ["--services", "none", "--contracts", assembly.Path]);
+            var endpoints = host?.Endpoints ?? new Dictionary<string, string>();
+            var targets = served
+                .Select(b => b == BindingNames.InProc
+                    ? new BindingTarget(b, b, "the runner's process", BindingConfigurations.Describe(b), ClientFactory: factory)
+                    : new BindingTarget(b, b, endpoints[b], BindingConfigurations.Describe(b), ClientFactory: factory))
+                .ToList();
+            return new ContractsHost(host, inProcServices, factory, targets);
+        }
+        catch
+        {
+            factory.Dispose();
+            await inProcServices.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_host is not null)
+        {
+            await _host.DisposeAsync();
+        }
+
+        _inProcFactory.Dispose();
+        await _inProcServices.DisposeAsync();
+    }
+}

@@ -1,0 +1,115 @@
+using System.Collections.Concurrent;
+using System.Reflection;
+using System.ServiceModel;
+
+namespace RpcCompare.Bindings.ContractAssemblies;
+
+/// <summary>
+/// A team's service assembly, loaded by path (the host's and the runner's <c>--contracts</c>):
+/// each public [ServiceContract] interface in it paired with the one public class in it that
+/// implements it. Loaded once per path and process, in a load context of its own
+/// (<see cref="ContractAssemblyLoadContext"/>), so the host and the runner see the same types.
+/// </summary>
+public sealed class ContractAssembly
+{
+    private static readonly ConcurrentDictionary<string, Lazy<ContractAssembly>> s_loaded = new(StringComparer.Ordinal);
+
+    private ContractAssembly(string path, Assembly assembly, IReadOnlyList<RpcServiceDescriptor> services, IReadOnlyList<string> notServed)
+    {
+        Path = path;
+        Assembly = assembly;
+        Services = services;
+        NotServed = notServed;
+    }
+
+    /// <summary>Full path of the assembly file.</summary>
+    public string Path { get; }
+
+    public Assembly Assembly { get; }
+
+    /// <summary>Every contract with an implementation in the assembly, by full name.</summary>
+    public IReadOnlyList<RpcServiceDescriptor> Services { get; }
+
+    /// <summary>Contracts declared without an implementation beside them, each with the reason, for the host's start-up log.</summary>
+    public IReadOnlyList<string> NotServed { get; }
+
+    /// <summary>The assembly's file name, as reports name it.</summary>
+    public string Name => System.IO.Path.GetFileName(Path);
+
+    /// <summary>
+    /// Loads the assembly at <paramref name="path"/> (once per process) and pairs its contracts with
+    /// their implementations. Throws <see cref="ContractAssemblyException"/> with what to do about it.
+    /// </summary>
+    public static ContractAssembly Load(string path)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        var full = System.IO.Path.GetFullPath(path);
+        // Lazy caches a failure too: every caller sees the same error for the same file.
+        return s_loaded.GetOrAdd(full, static p => new Lazy<ContractAssembly>(() => Read(p))).Value;
+    }
+
+    private static ContractAssembly Read(string path)
+    {
+        if (!File.Exists(path))
+        {
+            throw new ContractAssemblyException(path, "there is no such file. Give the path of the .dll your service project builds (bin/Release/net10.0/Team.Services.dll) or publishes.");
+        }
+
+        Assembly assembly;
+        Type[] types;
+        try
+        {
+            assembly = new ContractAssemblyLoadContext(path).LoadFromAssemblyPath(path);
+            types = assembly.GetExportedTypes();
+        }
+        catch (BadImageFormatException exception)
+        {
+            throw new ContractAssemblyException(path, $"it is not a .NET assembly ({exception.Message})", exception);
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or FileLoadException or ReflectionTypeLoadException or TypeLoadException)
+        {
+            throw new ContractAssemblyException(path,
+                $"a type in it could not be loaded ({FirstLoaderMessage(exception)}). A dependency the host does not ship must sit beside the assembly: " +
+                "point at the output of `dotnet publish` of your service project, or set CopyLocalLockFileAssemblies in it.", exception);
+        }
+
+        // By full name: the order reflection returns types in is not a promise.
+        var contracts = types.Where(t => t.IsInterface && t.IsDefined(typeof(ServiceContractAttribute), inherit: false)).OrderBy(t => t.FullName, StringComparer.Ordinal).ToList();
+        if (contracts.Count == 0)
+        {
+            throw new ContractAssemblyException(path, "it declares no public interface with [ServiceContract] (System.ServiceModel.ServiceContractAttribute).");
+        }
+
+        var classes = types.Where(t => t is { IsClass: true, IsAbstract: false, ContainsGenericParameters: false }).ToList();
+        var services = new List<RpcServiceDescriptor>();
+        var notServed = new List<string>();
+        foreach (var contract in contracts)
+        {
+            var implementations = classes.Where(contract.IsAssignableFrom).ToList();
+            switch (implementations.Count)
+            {
+                case 0:
+                    notServed.Add($"{contract.FullName}: no public class in {System.IO.Path.GetFileName(path)} implements it, so it is not served");
+                    break;
+                case 1:
+                    services.Add(new RpcServiceDescriptor(contract, implementations[0]));
+                    break;
+                default:
+                    throw new ContractAssemblyException(path,
+                        $"{contract.FullName} has {implementations.Count} implementations ({string.Join(", ", implementations.Select(i => i.FullName))}); " +
+                        "the host serves one class per contract, so keep one public and make the others internal.");
+            }
+        }
+
+        if (services.Count == 0)
+        {
+            throw new ContractAssemblyException(path, $"none of its contracts has an implementation in it: {string.Join("; ", notServed)}.");
+        }
+
+        return new ContractAssembly(path, assembly, services, notServed);
+    }
+
+    private static string FirstLoaderMessage(Exception exception) => exception is ReflectionTypeLoadException { LoaderExceptions: [{ } first, ..] }
+        ? first.Message
+        : exception.Message;
+}
