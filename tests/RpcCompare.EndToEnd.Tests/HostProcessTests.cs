@@ -1,5 +1,7 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Cli;
+using RpcCompare.Client;
 using RpcCompare.Testing;
 
 namespace RpcCompare.EndToEnd.Tests;
@@ -137,6 +139,42 @@ public sealed class HostProcessTests
         }
 
         Assert.Equal(0, await host.TerminateAsync());
+    }
+
+    [Fact]
+    public async Task Host_WithATeamsAssembly_ServesItsContracts_ToClientsOfTheSameTypes()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpointsPath = directory.PathFor("endpoints.json");
+        await using var host = HostProcess.Start("--services", "none", "--contracts", SampleServices.AssemblyPath, "--bindings", "wcf-uds,grpc-uds",
+            "--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("sockets"));
+
+        var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
+        // The client side loads the same file the same way, so its proxies are of the host's contract types.
+        var calculator = ContractAssembly.Load(SampleServices.AssemblyPath).Services.Single(s => s.Contract.Name == "ICalculator").Contract;
+        using var factory = RpcClientFactory.CreateDefault();
+        foreach (var binding in new[] { BindingNames.WcfUds, BindingNames.GrpcUds })
+        {
+            var proxy = typeof(RpcClientFactory).GetMethod(nameof(RpcClientFactory.Create))!.MakeGenericMethod(calculator).Invoke(factory, [binding, endpoints[binding]])!;
+            Assert.Equal(3.5, calculator.GetMethod("Add")!.Invoke(proxy, [1.25, 2.25]));
+            await RpcClientFactory.ReleaseAsync(proxy);
+        }
+
+        Assert.Contains($"Serving from {SampleServices.AssemblyPath}: RpcCompare.Samples.Services.Calculator.ICalculator (Calculator), RpcCompare.Samples.Services.Orders.IOrderService (OrderService)",
+            host.Output, StringComparison.Ordinal);
+        Assert.Equal(0, await host.TerminateAsync());
+    }
+
+    [Fact]
+    public async Task Host_WithContractsThatAreNoAssembly_ExitsWithTheReason()
+    {
+        using var directory = new TemporaryDirectory();
+        var path = directory.PathFor("Team.Services.dll");
+        await File.WriteAllTextAsync(path, "not an assembly");
+        await using var host = HostProcess.Start("--contracts", path, "--bindings", "pipes");
+
+        Assert.Equal(2, await host.WaitForExitAsync());
+        Assert.Contains($"rpccompare-host: Contract assembly '{path}': it is not a .NET assembly", host.Output, StringComparison.Ordinal);
     }
 
     [Fact]

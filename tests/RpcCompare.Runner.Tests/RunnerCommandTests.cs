@@ -1,3 +1,4 @@
+using RpcCompare.Testing;
 using Spectre.Console;
 
 namespace RpcCompare.Runner.Tests;
@@ -13,6 +14,48 @@ public sealed class RunnerCommandTests
 
         Assert.Equal(1, exitCode);
         Assert.Contains(expected, output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ContractsSuite_WithoutAnAssembly_SaysToGiveOne()
+    {
+        var (exitCode, output) = await RunAsync(["--suite", "ops,contracts"]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("The contracts suite measures a team's service assembly: give it with --contracts PATH.", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Contracts_ThatAreNoFile_FailBeforeAnythingStarts()
+    {
+        var (exitCode, output) = await RunAsync(["--contracts", "/nonexistent/Team.Services.dll"]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("Contract assembly '/nonexistent/Team.Services.dll': there is no such file.", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Starting RpcCompare.Host", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Contracts_WithAHostStartedElsewhere_AreRefused()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpoints = directory.PathFor("endpoints.json");
+        await File.WriteAllTextAsync(endpoints, "{}");
+
+        var (exitCode, output) = await RunAsync(["--contracts", SampleServices.AssemblyPath, "--host", endpoints]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("--contracts starts a host of its own for the team's contracts, so it cannot measure a host started elsewhere (--host)", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AnAssemblyWithoutWorkloads_IsRefused_SayingWhatToWrite()
+    {
+        // The test corpus: served contracts, and no IRpcWorkload in it.
+        var (exitCode, output) = await RunAsync(["--contracts", typeof(ContractCorpus.ICalculator).Assembly.Location]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("it has no workload: add a public class implementing RpcCompare.Workloads.IRpcWorkload<TContract> for each contract to measure", output, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -44,7 +87,7 @@ public sealed class RunnerCommandTests
         }
 
         var help = writer.ToString();
-        foreach (var text in new[] { "--quick", "--suite", "--bindings", "--host", "--clients", "--pin", "--full", "--max-subscribers", "ops, shapes, payload, pingpong, breakeven" })
+        foreach (var text in new[] { "--quick", "--suite", "--bindings", "--host", "--clients", "--pin", "--full", "--max-subscribers", "--contracts", "ops, shapes, payload, pingpong, breakeven" })
         {
             Assert.Contains(text, help, StringComparison.Ordinal);
         }

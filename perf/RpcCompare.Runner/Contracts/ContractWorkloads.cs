@@ -35,7 +35,7 @@ internal sealed class ContractWorkloads
         var assembly = ContractAssembly.Load(path);
         var served = assembly.Services.ToDictionary(s => s.Contract);
         var contracts = new List<ContractCalls>();
-        foreach (var type in assembly.Assembly.GetExportedTypes().Where(t => t is { IsClass: true, IsAbstract: false, ContainsGenericParameters: false }))
+        foreach (var type in assembly.Assembly.GetExportedTypes().Where(t => t is { IsClass: true, IsAbstract: false, ContainsGenericParameters: false }).OrderBy(t => t.FullName, StringComparer.Ordinal))
         {
             foreach (var contract in WorkloadContracts(type))
             {
@@ -60,6 +60,8 @@ internal sealed class ContractWorkloads
                 $"({string.Join(", ", assembly.Services.Select(s => s.Contract.Name))}); docs/your-contracts.md shows one.");
         }
 
+        // Rows in the order the assembly's contracts are served (by full name), whatever the workloads' names.
+        contracts = [.. contracts.OrderBy(c => c.Contract.FullName, StringComparer.Ordinal)];
         return new ContractWorkloads(assembly, contracts, [.. NotReached(assembly.Services, contracts)]);
     }
 

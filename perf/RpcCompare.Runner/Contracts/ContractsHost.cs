@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Client;
 using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Hosting;
@@ -27,6 +28,8 @@ internal sealed class ContractsHost : IAsyncDisposable
         Targets = targets;
     }
 
+    private const string InProcConfiguration = "direct call to the team's implementation, created in the runner process from a container of its own: no transport, no serialization";
+
     /// <summary>The suite's columns: each binding the host serves, at its address there, and inproc.</summary>
     public IReadOnlyList<BindingTarget> Targets { get; }
 
@@ -37,10 +40,10 @@ internal sealed class ContractsHost : IAsyncDisposable
     /// Which bindings a host of the team's contracts can serve: those that carry every one of them
     /// (the client factory's check is the servers' own carry rules), and why each other one is left out.
     /// </summary>
-    public static (IReadOnlyList<string> Served, IReadOnlyDictionary<string, string> LeftOut) Plan(RpcClientFactory factory, IReadOnlyList<string> bindings, IReadOnlyList<Type> contracts)
+    public static (IReadOnlyList<string> Served, IReadOnlyDictionary<string, IReadOnlyList<CarryRefusal>> LeftOut) Plan(RpcClientFactory factory, IReadOnlyList<string> bindings, IReadOnlyList<Type> contracts)
     {
         var served = new List<string>();
-        var leftOut = new Dictionary<string, string>();
+        var leftOut = new Dictionary<string, IReadOnlyList<CarryRefusal>>();
         foreach (var binding in bindings)
         {
             var refusals = contracts.SelectMany(c => factory.Check(binding, c)).ToList();
@@ -50,7 +53,7 @@ internal sealed class ContractsHost : IAsyncDisposable
             }
             else
             {
-                leftOut[binding] = string.Join("; ", refusals.Select(r => r.ToString()));
+                leftOut[binding] = refusals;
             }
         }
 
@@ -72,7 +75,7 @@ internal sealed class ContractsHost : IAsyncDisposable
             var endpoints = host?.Endpoints ?? new Dictionary<string, string>();
             var targets = served
                 .Select(b => b == BindingNames.InProc
-                    ? new BindingTarget(b, b, "the runner's process", BindingConfigurations.Describe(b), ClientFactory: factory)
+                    ? new BindingTarget(b, b, "the runner's process", InProcConfiguration, ClientFactory: factory)
                     : new BindingTarget(b, b, endpoints[b], BindingConfigurations.Describe(b), ClientFactory: factory))
                 .ToList();
             return new ContractsHost(host, inProcServices, factory, targets);

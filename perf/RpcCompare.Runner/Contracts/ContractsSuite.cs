@@ -1,3 +1,4 @@
+using RpcCompare.Bindings.Carrying;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Reporting;
 using RpcCompare.Runner.Suites;
@@ -30,7 +31,7 @@ internal sealed class ContractsSuite : ISuite
     /// The bindings the contracts host left out, each with why (<see cref="ContractsHost.Plan"/>);
     /// set before <see cref="Workloads"/> is asked.
     /// </summary>
-    public IReadOnlyDictionary<string, string> LeftOut { get; set; } = new Dictionary<string, string>();
+    public IReadOnlyDictionary<string, IReadOnlyList<CarryRefusal>> LeftOut { get; set; } = new Dictionary<string, IReadOnlyList<CarryRefusal>>();
 
     /// <summary>The cells no figure can be measured for: their binding does not carry their contract. Known once <see cref="Workloads"/> has run.</summary>
     public IReadOnlyList<RefusedCell> Refused => _refused;
@@ -44,9 +45,9 @@ internal sealed class ContractsSuite : ISuite
             foreach (var call in contract.Calls)
             {
                 var operation = $"{contract.Contract.Name}.{call.Name}";
-                foreach (var (binding, reason) in LeftOut)
+                foreach (var (binding, refusals) in LeftOut)
                 {
-                    _refused.Add(new RefusedCell(Name, operation, binding, null, reason));
+                    _refused.Add(new RefusedCell(Name, operation, binding, null, Reason(contract.Contract, binding, refusals), NotCarried: true));
                 }
 
                 workloads.AddRange(targets.Select(target => new Workload(Name, operation, target, null, 0, call.CreateCall)));
@@ -54,5 +55,14 @@ internal sealed class ContractsSuite : ISuite
         }
 
         return workloads;
+    }
+
+    // The contract's own refusals; a contract the binding would carry was left out with the others.
+    private static string Reason(Type contract, string binding, IReadOnlyList<CarryRefusal> refusals)
+    {
+        var own = refusals.Where(r => r.Contract == CarryRefusal.LabelOf(contract)).ToList();
+        return own.Count > 0
+            ? string.Join("; ", own)
+            : $"{binding} carries it, but the contracts host leaves {binding} out for the assembly's other contracts: {string.Join("; ", refusals)}";
     }
 }

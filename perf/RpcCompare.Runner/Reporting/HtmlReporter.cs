@@ -66,7 +66,7 @@ internal static class HtmlReporter
 
         if (ReportTables.RefusedList(report) is { Count: > 0 } refused)
         {
-            html.Append(CultureInfo.InvariantCulture, $"<section id=\"refused\"><h2>Refused cells</h2><p class=\"note\">Cells marked \"{Encode(ReportTables.RefusedCellText)}\": the binding refused the request explicitly (QuotaExceeded), so there is no figure.</p><ul>");
+            html.Append(CultureInfo.InvariantCulture, $"<section id=\"refused\"><h2>Refused cells</h2><p class=\"note\">{Encode(ReportTables.RefusedNote(report))}</p><ul>");
             foreach (var line in refused)
             {
                 html.Append(CultureInfo.InvariantCulture, $"<li>{Encode(line)}</li>");

@@ -48,7 +48,7 @@ internal static class MarkdownReporter
             text.AppendLine();
             text.AppendLine("## Refused cells");
             text.AppendLine();
-            text.AppendLine(CultureInfo.InvariantCulture, $"Cells marked \"{ReportTables.RefusedCellText}\": the binding refused the request explicitly (QuotaExceeded), so there is no figure.");
+            text.AppendLine(ReportTables.RefusedNote(report));
             text.AppendLine();
             foreach (var line in refused)
             {

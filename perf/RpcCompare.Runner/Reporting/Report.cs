@@ -92,5 +92,8 @@ internal sealed record Repeatability(int Repetitions, double TargetDeviation, IR
 /// <summary>One headline figure (ratio to pipes, overhead share, ratio to the native floor) in every repetition.</summary>
 internal sealed record HeadlineMovement(string Suite, string Operation, long? Size, string Binding, string Metric, IReadOnlyList<double> Values, double Median, double MaxDeviation);
 
-/// <summary>A cell whose request the binding refused as over its message limit: no figure, the refusal instead.</summary>
-internal sealed record RefusedCell(string Suite, string Operation, string Binding, long? Size, string Reason);
+/// <summary>
+/// A cell with no figure, the refusal instead: the binding refused its request as over its message
+/// limit, or (<paramref name="NotCarried"/>) cannot carry the cell's contract at all (a team's contract, --contracts).
+/// </summary>
+internal sealed record RefusedCell(string Suite, string Operation, string Binding, long? Size, string Reason, bool NotCarried = false);

@@ -136,7 +136,7 @@ internal static class ReportTables
             ]);
         }
 
-        rows.AddRange(refused.Select(r => (IReadOnlyList<string>)[RowName(r.Suite, r.Operation, r.Size), r.Binding, RefusedCellText, "", "", "", ""]));
+        rows.AddRange(refused.Select(r => (IReadOnlyList<string>)[RowName(r.Suite, r.Operation, r.Size), r.Binding, CellText(r), "", "", "", ""]));
         return new ReportTable("tuning", "tuning: each knob against the product's setting, calls per second (median)",
             ["knob", "binding", "product's setting, calls/s", "variant", "variant, calls/s", "variant ÷ product, median (min–max) of side-by-side trials", "p99 µs, product / variant"], rows,
             "per-session: CoreWCF's defaults (PerSession + ConcurrencyMode.Single) instead of Single + Multiple; serialized: Single + ConcurrencyMode.Single; " +
@@ -166,6 +166,19 @@ internal static class ReportTables
     /// <summary>The text of a cell whose request the binding refused as over its message limit (see the refused list).</summary>
     public const string RefusedCellText = "refused: over limit";
 
+    /// <summary>The text of a cell whose contract the binding cannot carry (see the refused list).</summary>
+    public const string NotCarriedCellText = "refused: not carried";
+
+    /// <summary>What a refused cell shows in a table.</summary>
+    public static string CellText(RefusedCell cell) => cell.NotCarried ? NotCarriedCellText : RefusedCellText;
+
+    /// <summary>The note under the refused list: what each cell text means, for the texts this report has.</summary>
+    public static string RefusedNote(Report report) => string.Join(" ", new[]
+    {
+        report.Refused.Any(r => !r.NotCarried) ? $"Cells marked \"{RefusedCellText}\": the binding refused the request explicitly (QuotaExceeded), so there is no figure." : null,
+        report.Refused.Any(r => r.NotCarried) ? $"Cells marked \"{NotCarriedCellText}\": the binding cannot carry the contract (its carry rule, below), so the contracts host left it out." : null,
+    }.OfType<string>());
+
     private static ReportTable Matrix(string suite, string title, IReadOnlyList<MeasurementRecord> records, IReadOnlyList<RefusedCell> refused, Func<MeasurementRecord, string?> format, string? note)
     {
         var columns = records.Select(r => r.Binding).Concat(refused.Select(r => r.Binding)).Distinct().ToList();
@@ -173,7 +186,7 @@ internal static class ReportTables
         var cells = records.ToDictionary(r => (RowName(r.Suite, r.Operation, r.Size), r.Binding), format);
         foreach (var cell in refused)
         {
-            cells[(RowName(cell.Suite, cell.Operation, cell.Size), cell.Binding)] = RefusedCellText;
+            cells[(RowName(cell.Suite, cell.Operation, cell.Size), cell.Binding)] = CellText(cell);
         }
 
         var body = rows.Select(row => (IReadOnlyList<string>)[row, .. columns.Select(c => cells.GetValueOrDefault((row, c)) ?? "–")]).ToList();

@@ -56,6 +56,7 @@ public sealed class ContractsRunTests : IClassFixture<ContractsRunTests.Contract
         {
             var refused = _run.Refused.Single(r => r.GetProperty("operation").GetString() == call);
             Assert.Equal("pipes", refused.GetProperty("binding").GetString());
+            Assert.True(refused.GetProperty("notCarried").GetBoolean());
             Assert.Contains("the pipes binding is the hand-written baseline for RpcCompare's own contracts", refused.GetProperty("reason").GetString(), StringComparison.Ordinal);
         }
     }
@@ -73,6 +74,10 @@ public sealed class ContractsRunTests : IClassFixture<ContractsRunTests.Contract
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));
 
         Assert.Contains("| IOrderService.PlaceOrder 100 lines |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| refused: not carried |", markdown, StringComparison.Ordinal);
+        Assert.Contains("Cells marked \"refused: not carried\": the binding cannot carry the contract", markdown, StringComparison.Ordinal);
+        // Rows follow the contracts' full names (Calculator before Orders), the workloads' order within each.
+        Assert.True(markdown.IndexOf("| ICalculator.Add |", StringComparison.Ordinal) < markdown.IndexOf("| IOrderService.PlaceOrder 1 line |", StringComparison.Ordinal));
     }
 
     public sealed class ContractsRun : RunnerRun
