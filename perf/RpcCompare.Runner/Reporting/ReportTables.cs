@@ -62,8 +62,13 @@ internal static class ReportTables
                     }
 
                     tables.Add(Matrix(suite, $"{suite}: calls per second, median (min–max)", records, m => Noisy(m, Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0"))));
-                    tables.Add(Matrix(suite, $"{suite}: ratio to pipes, median (min–max) of side-by-side trials", records,
-                        m => m.RatioToPipesSpread is { } r ? Noisy(m, Spread(r.Median, r.Min, r.Max, "0.000")) : null));
+                    // Without pipes in the run (--bindings, a team's contracts) the table would be dashes only.
+                    if (records.Any(m => m.RatioToPipesSpread is not null))
+                    {
+                        tables.Add(Matrix(suite, $"{suite}: ratio to pipes, median (min–max) of side-by-side trials", records,
+                            m => m.RatioToPipesSpread is { } r ? Noisy(m, Spread(r.Median, r.Min, r.Max, "0.000")) : null));
+                    }
+
                     tables.Add(Matrix(suite, $"{suite}: latency p50 / p99 (µs)", records, Latency));
                     tables.Add(Matrix(suite, $"{suite}: overhead share 1 − t(inproc)/t(binding), median (min–max)", records,
                         m => m.OverheadShareSpread is { } o ? $"{o.Median.ToString("P1", s_culture)} ({o.Min.ToString("P1", s_culture)}–{o.Max.ToString("P1", s_culture)})" : null,

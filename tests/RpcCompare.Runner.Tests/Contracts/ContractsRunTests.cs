@@ -75,6 +75,8 @@ public sealed class ContractsRunTests : IClassFixture<ContractsRunTests.Contract
 
         Assert.Contains("| IOrderService.PlaceOrder 100 lines |", markdown, StringComparison.Ordinal);
         Assert.Contains("| refused: not carried |", markdown, StringComparison.Ordinal);
+        Assert.Contains("## contracts: overhead share", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("## contracts: ratio to pipes", markdown, StringComparison.Ordinal); // no pipes figure: no table of dashes
         Assert.Contains("Cells marked \"refused: not carried\": the binding cannot carry the contract", markdown, StringComparison.Ordinal);
         // Rows follow the contracts' full names (Calculator before Orders), the workloads' order within each.
         Assert.True(markdown.IndexOf("| ICalculator.Add |", StringComparison.Ordinal) < markdown.IndexOf("| IOrderService.PlaceOrder 1 line |", StringComparison.Ordinal));
