@@ -49,6 +49,15 @@ public sealed class RunnerCommandTests
     }
 
     [Fact]
+    public async Task Contracts_OverOnlyBindingsThatDoNotCarryThem_AreNothingToMeasure()
+    {
+        var (exitCode, output) = await RunAsync(["--contracts", SampleServices.AssemblyPath, "--bindings", "pipes"]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("Nothing to measure: none of the chosen bindings carries the contracts of RpcCompare.Samples.Services.dll: binding pipes cannot carry contract ICalculator", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task AnAssemblyWithoutWorkloads_IsRefused_SayingWhatToWrite()
     {
         // The test corpus: served contracts, and no IRpcWorkload in it.

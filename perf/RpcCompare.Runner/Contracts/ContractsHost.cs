@@ -70,6 +70,12 @@ internal sealed class ContractsHost : IAsyncDisposable
             var contracts = suite.Source.Contracts.Select(c => c.Contract).ToList();
             var (served, leftOut) = Plan(factory, requested, contracts);
             suite.LeftOut = leftOut;
+            if (served.Count == 0)
+            {
+                throw new InvalidOperationException($"Nothing to measure: none of the chosen bindings carries the contracts of {assembly.Name}: " +
+                    string.Join("; ", leftOut.Values.SelectMany(r => r)));
+            }
+
             var network = served.Where(b => b != BindingNames.InProc).ToList();
             var host = network.Count == 0 ? null : await HostLauncher.StartAsync(network, pin, arguments: ["--services", "none", "--contracts", assembly.Path]);
             var endpoints = host?.Endpoints ?? new Dictionary<string, string>();
