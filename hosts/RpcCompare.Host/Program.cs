@@ -30,7 +30,7 @@ try
     services = RpcCompare.Service.ProductServices.Parse(hostOptions.Services);
     teamContracts = hostOptions.Contracts is { Length: > 0 } path ? ContractAssembly.Load(path) : null;
 }
-catch (Exception exception) when (exception is ArgumentException or NotSupportedException or ContractAssemblyException or ContractLoadException)
+catch (Exception exception) when (exception is ArgumentException or NotSupportedException or ContractAssemblyException)
 {
     Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
     return 2;
@@ -41,7 +41,16 @@ builder.Services.Configure<RpcCompareHostOptions>(hostSection);
 builder.Services.AddRpcCompareServices(builder.Configuration, only: services);
 if (teamContracts is not null)
 {
-    builder.Services.AddRpcServices(teamContracts);
+    try
+    {
+        builder.Services.AddRpcServices(teamContracts);
+    }
+    catch (ContractLoadException exception)
+    {
+        // A contract WCF's own rules refuse (an `in` parameter, overloads without names): no binding could describe it.
+        Console.Error.WriteLine($"rpccompare-host: {teamContracts.Name}: {exception.Message}");
+        return 2;
+    }
 }
 
 // Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes); Push:QueueCapacity sizes each subscriber's queue.
@@ -60,7 +69,8 @@ try
     await host.RunAsync();
     return 0;
 }
-catch (Exception exception) when (exception is IOException or InvalidOperationException or UnauthorizedAccessException or Microsoft.Extensions.Options.OptionsValidationException)
+catch (Exception exception) when (exception is IOException or InvalidOperationException or UnauthorizedAccessException or Microsoft.Extensions.Options.OptionsValidationException
+    or RpcCompare.Bindings.Carrying.ContractNotCarriedException)
 {
     Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
     return 1;

@@ -12,11 +12,11 @@ internal static class RunnerCommand
     {
         var suites = new Option<string?>("--suite", "-s")
         {
-            Description = $"Suites to run, comma-separated: {string.Join(", ", SuiteCatalog.All.Select(s => s.Name))}, or all. " +
-                $"Default: {SuiteCatalog.Default} (with --quick: all).",
+            Description = $"Suites to run, comma-separated: {string.Join(", ", SuiteCatalog.All.Select(s => s.Name))}, {ContractsSuite.SuiteName} (with --contracts), or all. " +
+                $"Default: {SuiteCatalog.Default} (with --quick: all; with --contracts: {ContractsSuite.SuiteName}).",
         };
         var bindings = new Option<string?>("--bindings", "-b") { Description = "Bindings to measure, comma-separated. Default: every binding of this build." };
-        var quick = new Option<bool>("--quick", "-q") { Description = "Every suite (unless --suite) with minimal trials: a smoke run (about 3 minutes on 2 cores), not figures to compare." };
+        var quick = new Option<bool>("--quick", "-q") { Description = "Every suite (unless --suite or --contracts) with minimal trials: a smoke run (about 3 minutes on 2 cores), not figures to compare." };
         var trials = new Option<int?>("--trials") { Description = "Timed trials per cell (default 5; 2 with --quick)." };
         var trialSeconds = new Option<double?>("--trial-seconds") { Description = "Length of one trial in seconds (default 1; 0.1 with --quick)." };
         var warmUpSeconds = new Option<double?>("--warmup-seconds") { Description = "Warm-up per cell in seconds (default 0.5; 0.05 with --quick)." };

@@ -142,7 +142,7 @@ public sealed class HostProcessTests
     }
 
     [Fact]
-    public async Task Host_WithATeamsAssembly_ServesItsContracts_ToClientsOfTheSameTypes()
+    public async Task Host_WithATeamsAssembly_ServesItsContracts_ToClientsOfTheSameInterfaces()
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
@@ -150,7 +150,7 @@ public sealed class HostProcessTests
             "--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("sockets"));
 
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
-        // The client side loads the same file the same way, so its proxies are of the host's contract types.
+        // The client loads the same file the same way, so its proxies implement the interfaces the host serves.
         var calculator = ContractAssembly.Load(SampleServices.AssemblyPath).Services.Single(s => s.Contract.Name == "ICalculator").Contract;
         using var factory = RpcClientFactory.CreateDefault();
         foreach (var binding in new[] { BindingNames.WcfUds, BindingNames.GrpcUds })

@@ -105,8 +105,10 @@ internal sealed class ContractWorkloads
         }))];
     }
 
-    // The workload's names are free (one operation may have several rows), so an operation counts
-    // as reached when no call names it only by the rule of thumb the sample follows: its name first.
+    // Row names are free text (one operation may have several rows), so which operation a call
+    // makes is not known; by the convention the docs give, a row is named by its operation, alone or
+    // followed by a space and what sets the row apart ("PlaceOrder 100 lines"). An operation no row
+    // names that way is reported as not reached.
     private static IEnumerable<string> NotReached(IReadOnlyList<RpcServiceDescriptor> served, List<ContractCalls> contracts)
     {
         foreach (var service in served)
@@ -117,7 +119,7 @@ internal sealed class ContractWorkloads
                 continue;
             }
 
-            foreach (var operation in service.Description.Operations.Where(o => !measured.Calls.Any(c => c.Name.StartsWith(o.Name, StringComparison.Ordinal))))
+            foreach (var operation in service.Description.Operations.Where(o => !measured.Calls.Any(c => c.Name == o.Name || c.Name.StartsWith(o.Name + " ", StringComparison.Ordinal))))
             {
                 yield return $"{service.Contract.Name}.{operation.Name}: no call in {measured.Workload.Name} names it";
             }

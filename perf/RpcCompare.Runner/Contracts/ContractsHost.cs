@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Carrying;
+using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Client;
 using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Hosting;
@@ -65,10 +66,11 @@ internal sealed class ContractsHost : IAsyncDisposable
         var assembly = suite.Source.Assembly;
         var inProcServices = new ServiceCollection().AddLogging().AddRpcServices(assembly).BuildServiceProvider();
         var factory = RunnerClients.CreateFactory(inProcServices);
+        HostLauncher? host = null;
         try
         {
-            var contracts = suite.Source.Contracts.Select(c => c.Contract).ToList();
-            var (served, leftOut) = Plan(factory, requested, contracts);
+            // Every contract the host will serve, measured or not: one it cannot carry stops it at start-up.
+            var (served, leftOut) = Plan(factory, requested, [.. assembly.Services.Select(s => s.Contract)]);
             suite.LeftOut = leftOut;
             if (served.Count == 0)
             {
@@ -76,8 +78,13 @@ internal sealed class ContractsHost : IAsyncDisposable
                     string.Join("; ", leftOut.Values.SelectMany(r => r)));
             }
 
+            if (served.Contains(BindingNames.InProc))
+            {
+                CreateImplementations(inProcServices, assembly);
+            }
+
             var network = served.Where(b => b != BindingNames.InProc).ToList();
-            var host = network.Count == 0 ? null : await HostLauncher.StartAsync(network, pin, arguments: ["--services", "none", "--contracts", assembly.Path]);
+            host = network.Count == 0 ? null : await HostLauncher.StartAsync(network, pin, arguments: ["--services", "none", "--contracts", assembly.Path]);
             var endpoints = host?.Endpoints ?? new Dictionary<string, string>();
             var targets = served
                 .Select(b => b == BindingNames.InProc
@@ -88,9 +95,33 @@ internal sealed class ContractsHost : IAsyncDisposable
         }
         catch
         {
+            if (host is not null)
+            {
+                await host.DisposeAsync();
+            }
+
             factory.Dispose();
             await inProcServices.DisposeAsync();
             throw;
+        }
+    }
+
+    // The host creates each class before it listens; inproc's container does the same before the
+    // first cell, so a constructor it cannot satisfy is an error now rather than mid-run.
+    private static void CreateImplementations(IServiceProvider services, ContractAssembly assembly)
+    {
+        foreach (var service in assembly.Services)
+        {
+            try
+            {
+                services.GetRequiredService(service.Implementation);
+            }
+            catch (InvalidOperationException exception)
+            {
+                throw new InvalidOperationException(
+                    $"inproc cannot create {service.Implementation.FullName}: {exception.Message} The runner's container has logging and options only: " +
+                    "leave inproc out (--bindings) or give the class a constructor it can satisfy.", exception);
+            }
         }
     }
 

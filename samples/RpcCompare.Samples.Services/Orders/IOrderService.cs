@@ -3,7 +3,7 @@ using System.ServiceModel;
 
 namespace RpcCompare.Samples.Services.Orders;
 
-/// <summary>A Task-based line-of-business contract: data contracts without Order, a nested list, a declared fault.</summary>
+/// <summary>A Task-based line-of-business contract: [DataMember] without Order, a nested list, a declared fault.</summary>
 [ServiceContract(Namespace = "http://samples.rpccompare/orders")]
 public interface IOrderService
 {

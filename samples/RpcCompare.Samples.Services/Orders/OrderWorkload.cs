@@ -6,7 +6,7 @@ namespace RpcCompare.Samples.Services.Orders;
 /// <summary>
 /// What the runner measures on the order service: a small and a large order placed, and one
 /// refused with the declared fault (what a typed fault costs on each binding). GetOrder has no
-/// call here, so the report lists it as not measured.
+/// call here, so the run lists it on the console as not measured.
 /// </summary>
 public sealed class OrderWorkload : IRpcWorkload<IOrderService>
 {

@@ -7,8 +7,11 @@ namespace RpcCompare.Bindings.ContractAssemblies;
 /// <summary>
 /// A team's service assembly, loaded by path (the host's and the runner's <c>--contracts</c>):
 /// each public [ServiceContract] interface in it paired with the one public class in it that
-/// implements it. Loaded once per path and process, in a load context of its own
-/// (<see cref="ContractAssemblyLoadContext"/>), so the host and the runner see the same types.
+/// implements it (a WCF client class generated beside the contract, <c>ClientBase&lt;T&gt;</c>, is
+/// not an implementation). Loaded once per path and process, in a load context of its own
+/// (<see cref="ContractAssemblyLoadContext"/>) that shares the process's own assemblies, so the
+/// contract's attributes are the types the contract model looks for. The host and the runner load
+/// the same file this way, each in its own process.
 /// </summary>
 public sealed class ContractAssembly
 {
@@ -66,7 +69,20 @@ public sealed class ContractAssembly
         {
             throw new ContractAssemblyException(path, $"it is not a .NET assembly ({exception.Message})", exception);
         }
-        catch (Exception exception) when (exception is FileNotFoundException or FileLoadException or ReflectionTypeLoadException or TypeLoadException)
+        catch (InvalidOperationException exception)
+        {
+            // AssemblyDependencyResolver refuses a .deps.json it cannot read.
+            throw new ContractAssemblyException(path, $"its dependencies cannot be resolved ({exception.Message})", exception);
+        }
+        catch (FileLoadException exception)
+        {
+            // Found, but not as the version it was built against: an assembly the process ships is
+            // always the process's own copy, so a newer one beside the team's assembly does not help.
+            throw new ContractAssemblyException(path,
+                $"a dependency could not be loaded as the version it was built against ({exception.Message}). Assemblies the host ships " +
+                "(System.ServiceModel.*, Microsoft.Extensions.*, protobuf-net) are shared at the host's version: build against the same or older ones.", exception);
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or ReflectionTypeLoadException or TypeLoadException)
         {
             throw new ContractAssemblyException(path,
                 $"a type in it could not be loaded ({FirstLoaderMessage(exception)}). A dependency the host does not ship must sit beside the assembly: " +
@@ -80,7 +96,14 @@ public sealed class ContractAssembly
             throw new ContractAssemblyException(path, "it declares no public interface with [ServiceContract] (System.ServiceModel.ServiceContractAttribute).");
         }
 
-        var classes = types.Where(t => t is { IsClass: true, IsAbstract: false, ContainsGenericParameters: false }).ToList();
+        var classes = types.Where(t => t is { IsClass: true, IsAbstract: false, ContainsGenericParameters: false } && !IsWcfClient(t)).ToList();
+        // Report rows and WCF endpoints (socket files on wcf-uds) are named by the interface's name.
+        if (contracts.GroupBy(c => c.Name).FirstOrDefault(g => g.Count() > 1) is { } clash)
+        {
+            throw new ContractAssemblyException(path,
+                $"{string.Join(" and ", clash.Select(c => c.FullName))} share the name {clash.Key}, which names their endpoints and report rows; rename one.");
+        }
+
         var services = new List<RpcServiceDescriptor>();
         var notServed = new List<string>();
         foreach (var contract in contracts)
@@ -107,6 +130,19 @@ public sealed class ContractAssembly
         }
 
         return new ContractAssembly(path, assembly, services, notServed);
+    }
+
+    private static bool IsWcfClient(Type type)
+    {
+        for (var t = type.BaseType; t is not null; t = t.BaseType)
+        {
+            if (t.IsGenericType && t.GetGenericTypeDefinition() == typeof(ClientBase<>))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private static string FirstLoaderMessage(Exception exception) => exception is ReflectionTypeLoadException { LoaderExceptions: [{ } first, ..] }
