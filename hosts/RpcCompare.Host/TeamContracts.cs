@@ -14,18 +14,7 @@ internal static partial class TeamContracts
     public static void Announce(IServiceProvider services, ContractAssembly assembly)
     {
         var logger = services.GetRequiredService<ILoggerFactory>().CreateLogger("RpcCompare.Host.Contracts");
-        foreach (var service in assembly.Services)
-        {
-            try
-            {
-                services.GetRequiredService(service.Implementation);
-            }
-            catch (InvalidOperationException exception)
-            {
-                throw new InvalidOperationException($"{assembly.Name}: {service.Implementation.FullName} cannot be created for {service.Contract.FullName}: {exception.Message}", exception);
-            }
-        }
-
+        assembly.CreateImplementations(services);
         Serving(logger, assembly.Path, string.Join(", ", assembly.Services.Select(s => $"{s.Contract.FullName} ({s.Implementation.Name})")));
         foreach (var reason in assembly.NotServed)
         {

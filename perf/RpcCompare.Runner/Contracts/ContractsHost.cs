@@ -1,7 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Carrying;
-using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Client;
 using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Hosting;
@@ -39,15 +38,16 @@ internal sealed class ContractsHost : IAsyncDisposable
 
     /// <summary>
     /// Which bindings a host of the team's contracts can serve: those that carry every one of them
-    /// (the client factory's check is the servers' own carry rules), and why each other one is left out.
+    /// (the client factory's check is the servers' own carry rules), and why each other one is left
+    /// out: its refusals by contract.
     /// </summary>
-    public static (IReadOnlyList<string> Served, IReadOnlyDictionary<string, IReadOnlyList<CarryRefusal>> LeftOut) Plan(RpcClientFactory factory, IReadOnlyList<string> bindings, IReadOnlyList<Type> contracts)
+    public static (IReadOnlyList<string> Served, IReadOnlyDictionary<string, ILookup<Type, CarryRefusal>> LeftOut) Plan(RpcClientFactory factory, IReadOnlyList<string> bindings, IReadOnlyList<Type> contracts)
     {
         var served = new List<string>();
-        var leftOut = new Dictionary<string, IReadOnlyList<CarryRefusal>>();
+        var leftOut = new Dictionary<string, ILookup<Type, CarryRefusal>>();
         foreach (var binding in bindings)
         {
-            var refusals = contracts.SelectMany(c => factory.Check(binding, c)).ToList();
+            var refusals = contracts.SelectMany(c => factory.Check(binding, c), (contract, refusal) => (contract, refusal)).ToLookup(p => p.contract, p => p.refusal);
             if (refusals.Count == 0)
             {
                 served.Add(binding);
@@ -75,12 +75,21 @@ internal sealed class ContractsHost : IAsyncDisposable
             if (served.Count == 0)
             {
                 throw new InvalidOperationException($"Nothing to measure: none of the chosen bindings carries the contracts of {assembly.Name}: " +
-                    string.Join("; ", leftOut.Values.SelectMany(r => r)));
+                    string.Join("; ", leftOut.Values.SelectMany(byContract => byContract.SelectMany(r => r))));
             }
 
             if (served.Contains(BindingNames.InProc))
             {
-                CreateImplementations(inProcServices, assembly);
+                try
+                {
+                    // As the host does before it listens: a constructor inproc's container cannot satisfy is an error now, not mid-run.
+                    assembly.CreateImplementations(inProcServices);
+                }
+                catch (InvalidOperationException exception)
+                {
+                    throw new InvalidOperationException($"inproc: {exception.Message} The runner's container has logging and options only: " +
+                        "leave inproc out (--bindings) or give the class a constructor it can satisfy.", exception);
+                }
             }
 
             var network = served.Where(b => b != BindingNames.InProc).ToList();
@@ -103,25 +112,6 @@ internal sealed class ContractsHost : IAsyncDisposable
             factory.Dispose();
             await inProcServices.DisposeAsync();
             throw;
-        }
-    }
-
-    // The host creates each class before it listens; inproc's container does the same before the
-    // first cell, so a constructor it cannot satisfy is an error now rather than mid-run.
-    private static void CreateImplementations(IServiceProvider services, ContractAssembly assembly)
-    {
-        foreach (var service in assembly.Services)
-        {
-            try
-            {
-                services.GetRequiredService(service.Implementation);
-            }
-            catch (InvalidOperationException exception)
-            {
-                throw new InvalidOperationException(
-                    $"inproc cannot create {service.Implementation.FullName}: {exception.Message} The runner's container has logging and options only: " +
-                    "leave inproc out (--bindings) or give the class a constructor it can satisfy.", exception);
-            }
         }
     }
 

@@ -31,7 +31,7 @@ internal sealed class ContractsSuite : ISuite
     /// The bindings the contracts host left out, each with why (<see cref="ContractsHost.Plan"/>);
     /// set before <see cref="Workloads"/> is asked.
     /// </summary>
-    public IReadOnlyDictionary<string, IReadOnlyList<CarryRefusal>> LeftOut { get; set; } = new Dictionary<string, IReadOnlyList<CarryRefusal>>();
+    public IReadOnlyDictionary<string, ILookup<Type, CarryRefusal>> LeftOut { get; set; } = new Dictionary<string, ILookup<Type, CarryRefusal>>();
 
     /// <summary>The cells no figure can be measured for: their binding does not carry their contract. Known once <see cref="Workloads"/> has run.</summary>
     public IReadOnlyList<RefusedCell> Refused => _refused;
@@ -58,11 +58,7 @@ internal sealed class ContractsSuite : ISuite
     }
 
     // The contract's own refusals; a contract the binding would carry was left out with the others.
-    private static string Reason(Type contract, string binding, IReadOnlyList<CarryRefusal> refusals)
-    {
-        var own = refusals.Where(r => r.Contract == CarryRefusal.LabelOf(contract)).ToList();
-        return own.Count > 0
-            ? string.Join("; ", own)
-            : $"{binding} carries it, but the contracts host leaves {binding} out for the assembly's other contracts: {string.Join("; ", refusals)}";
-    }
+    private static string Reason(Type contract, string binding, ILookup<Type, CarryRefusal> refusals) => refusals.Contains(contract)
+        ? string.Join("; ", refusals[contract])
+        : $"{binding} carries it, but the contracts host leaves {binding} out for the assembly's other contracts: {string.Join("; ", refusals.SelectMany(r => r))}";
 }

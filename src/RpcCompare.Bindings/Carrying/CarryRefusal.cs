@@ -16,7 +16,7 @@ public sealed record CarryRefusal(string Binding, string Contract, string? Opera
     }
 
     /// <summary>The contract's WCF name, with its interface in parentheses when they differ; the type's name when it is no contract.</summary>
-    public static string LabelOf(Type contract)
+    internal static string LabelOf(Type contract)
     {
         try
         {

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Reflection;
 using System.ServiceModel;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace RpcCompare.Bindings.ContractAssemblies;
 
@@ -38,6 +39,27 @@ public sealed class ContractAssembly
 
     /// <summary>The assembly's file name, as reports name it.</summary>
     public string Name => System.IO.Path.GetFileName(Path);
+
+    /// <summary>
+    /// Creates each implementation from <paramref name="services"/> (singletons: the instance the
+    /// bindings will serve), so a constructor the container cannot satisfy is an error before the
+    /// first call. Throws <see cref="InvalidOperationException"/> naming the class, its contract and the container's reason.
+    /// </summary>
+    public void CreateImplementations(IServiceProvider services)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        foreach (var service in Services)
+        {
+            try
+            {
+                services.GetRequiredService(service.Implementation);
+            }
+            catch (InvalidOperationException exception)
+            {
+                throw new InvalidOperationException($"{Name}: {service.Implementation.FullName} cannot be created for {service.Contract.FullName}: {exception.Message}", exception);
+            }
+        }
+    }
 
     /// <summary>
     /// Loads the assembly at <paramref name="path"/> (once per process) and pairs its contracts with
