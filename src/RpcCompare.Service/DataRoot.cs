@@ -20,13 +20,14 @@ public sealed class DataRoot : IDisposable
     {
         FullPath = fullPath;
         _ownsDirectory = ownsDirectory;
-        Guard = new PathGuard(fullPath);
+        Files = new RootedFiles(fullPath);
     }
 
     /// <summary>Absolute, symlink-free path of the root.</summary>
     public string FullPath { get; }
 
-    internal PathGuard Guard { get; }
+    /// <summary>The guard and the race-free opening of what it accepts.</summary>
+    internal RootedFiles Files { get; }
 
     /// <summary>Opens the configured root, or creates a temporary one, and seeds it.</summary>
     public static DataRoot Open(DataRootOptions options)

@@ -28,15 +28,18 @@ public sealed class FileService : IFileService
     public Task<ReadDirectoryReply> ReadDirectoryAsync(ReadDirectoryRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var path = _root.Guard.Resolve(request.Path);
-        var directory = new DirectoryInfo(path);
-        if (!directory.Exists)
-        {
-            throw File.Exists(path)
+        var path = _root.Files.Resolve(request.Path);
+        // Listed through the directory held open, so what is listed is what was checked.
+        var entries = _root.Files.ReadDirectory(path, List, out var isFile)
+            ?? throw (isFile
                 ? new RpcServiceException(RpcErrorCode.InvalidArgument, $"'{request.Path}' is a file, not a directory.")
-                : new RpcServiceException(RpcErrorCode.NotFound, $"Directory '{request.Path}' does not exist under the data root.");
-        }
+                : new RpcServiceException(RpcErrorCode.NotFound, $"Directory '{request.Path}' does not exist under the data root."));
+        entries.Sort(static (a, b) => string.CompareOrdinal(a.Name, b.Name));
+        return Task.FromResult(new ReadDirectoryReply { Entries = [.. entries] });
+    }
 
+    private static List<DirectoryEntry> List(DirectoryInfo directory)
+    {
         var entries = new List<DirectoryEntry>();
         foreach (var info in directory.EnumerateFileSystemInfos())
         {
@@ -58,8 +61,7 @@ public sealed class FileService : IFileService
             });
         }
 
-        entries.Sort(static (a, b) => string.CompareOrdinal(a.Name, b.Name));
-        return Task.FromResult(new ReadDirectoryReply { Entries = [.. entries] });
+        return entries;
     }
 
     public async Task<WriteAtReply> WriteAtAsync(WriteAtRequest request)
@@ -79,11 +81,7 @@ public sealed class FileService : IFileService
         }
 
         var relative = string.IsNullOrEmpty(request.Path) ? DataRoot.DefaultFileName : request.Path;
-        var path = _root.Guard.Resolve(relative);
-        if (!File.Exists(path))
-        {
-            throw new RpcServiceException(RpcErrorCode.NotFound, $"File '{relative}' does not exist under the data root.");
-        }
+        var path = _root.Files.Resolve(relative);
 
         // Stryker disable once Equality,Conditional : CreateData makes the same bytes for any count; the branch only saves an allocation
         var data = given ?? (count <= s_pattern.Length ? s_pattern.AsMemory(0, count) : CreateData(count));
@@ -93,7 +91,8 @@ public sealed class FileService : IFileService
         {
             // Open, write, close per repeat: each repeat is one whole file write, the unit of real
             // work the original "write to a file twice" measurement counted.
-            using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite, FileOptions.Asynchronous);
+            using var handle = _root.Files.OpenFile(path, FileAccess.ReadWrite, out _)
+                ?? throw new RpcServiceException(RpcErrorCode.NotFound, $"File '{relative}' does not exist under the data root.");
             length = RandomAccess.GetLength(handle);
             offset = ResolveOffset(request.Offset, count, length);
             await RandomAccess.WriteAsync(handle, data, offset);

@@ -22,34 +22,33 @@ public sealed class FileTransferService : IFileTransferService
     public Task<Stream> DownloadAsync(DownloadRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var path = _root.Guard.Resolve(request.Path);
-        if (!File.Exists(path))
-        {
-            throw Directory.Exists(path)
+        var path = _root.Files.Resolve(request.Path);
+        var handle = _root.Files.OpenFile(path, FileAccess.Read, out var isDirectory)
+            ?? throw (isDirectory
                 ? new RpcServiceException(RpcErrorCode.InvalidArgument, $"'{request.Path}' is a directory, not a file.")
-                : new RpcServiceException(RpcErrorCode.NotFound, $"File '{request.Path}' does not exist under the data root.");
-        }
+                : new RpcServiceException(RpcErrorCode.NotFound, $"File '{request.Path}' does not exist under the data root."));
 
-        // The binding closes the stream once it has sent it.
-        return Task.FromResult<Stream>(new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous));
+        // The binding closes the stream (and with it the handle) once it has sent it.
+        return Task.FromResult<Stream>(new FileStream(handle, FileAccess.Read, BufferSize));
     }
 
     public async Task<UploadReply> UploadAsync(Stream data)
     {
         ArgumentNullException.ThrowIfNull(data);
         var relative = $"{UploadsDirectoryName}/{DateTime.UtcNow:yyyyMMddTHHmmss}-{Guid.NewGuid():N}.bin";
-        var path = _root.Guard.Resolve(relative);
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        var path = _root.Files.Resolve(relative);
+        var handle = _root.Files.CreateNew(path);
         try
         {
-            await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, BufferSize, FileOptions.Asynchronous);
+            await using var file = new FileStream(handle, FileAccess.Write, BufferSize);
             await data.CopyToAsync(file, BufferSize);
             return new UploadReply { Path = relative, Length = file.Length };
         }
         catch
         {
             // A broken upload leaves no half file behind.
-            File.Delete(path);
+            handle.Dispose();
+            _root.Files.DeleteQuietly(path);
             throw;
         }
     }

@@ -9,10 +9,11 @@ namespace RpcCompare.Service.Internal;
 /// names; then refuses any existing component that is a symlink resolving outside the root.
 /// </summary>
 /// <remarks>
-/// The result is the real path (every link resolved), so the operation opens exactly what was
-/// checked. A symlink swapped in between the check and the open by someone with write access to
-/// the root could still be followed; closing that window needs openat(2) with O_NOFOLLOW, which
-/// .NET does not expose. The root is the service's own directory.
+/// The result is the real path (every link resolved), with no symlink left in it. The services do
+/// not open it by name: <see cref="RootedFiles"/> opens it one name at a time from the root with
+/// openat(2) and O_NOFOLLOW, so a symlink swapped in between this check and the open (by someone
+/// with write access to the root) is refused there, never followed, and checks each handle's own
+/// path (/proc/self/fd) against the root. The root is the service's own directory.
 /// </remarks>
 internal sealed class PathGuard
 {
@@ -85,7 +86,7 @@ internal sealed class PathGuard
                 throw Refuse(relative, exception.Message.TrimEnd('.'));
             }
 
-            if (!IsInsideRoot(current))
+            if (!Contains(current))
             {
                 throw Refuse(relative, "a symlink in it points outside the data root");
             }
@@ -94,10 +95,12 @@ internal sealed class PathGuard
         return current;
     }
 
-    private bool IsInsideRoot(string realPath) =>
+    /// <summary>Whether <paramref name="realPath"/> is the root or below it.</summary>
+    public bool Contains(string realPath) =>
         realPath == _root || realPath.StartsWith(_rootWithSeparator, StringComparison.Ordinal);
 
-    private static RpcServiceException Refuse(string path, string reason) =>
+    /// <summary>The guard's refusal of <paramref name="path"/>, for <paramref name="reason"/>.</summary>
+    public static RpcServiceException Refuse(string path, string reason) =>
         new(RpcErrorCode.PathRefused, $"Path '{Printable(path)}' refused: {reason}.");
 
     // Echo enough of the path to recognise it, without control characters or a megabyte of it.
