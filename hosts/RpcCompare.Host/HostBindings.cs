@@ -11,17 +11,17 @@ internal static class HostBindings
     private static readonly Dictionary<string, Action<IServiceCollection, HostBindingContext>> s_registrations = new(StringComparer.Ordinal)
     {
         [BindingNames.WcfNetTcp] = static (services, host) => services.AddWcfNetTcpBinding(host.Configuration, o =>
-            (o.ListenAddress, o.MaxMessageSize) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize)),
+            (o.ListenAddress, o.MaxMessageSize, o.MaxConnections) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.WcfUds] = static (services, host) => services.AddWcfUdsBinding(host.Configuration, o =>
-            (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "wcf-uds"), host.MaxMessageSize)),
+            (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "wcf-uds"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.WcfHttp] = static (services, host) => services.AddWcfHttpBinding(host.Configuration, o =>
-            (o.ListenAddress, o.MaxMessageSize) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize)),
+            (o.ListenAddress, o.MaxMessageSize, o.MaxConnections) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.GrpcTcp] = static (services, host) => services.AddGrpcTcpBinding(host.Configuration, o =>
-            (o.ListenAddress, o.MaxMessageSize) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize)),
+            (o.ListenAddress, o.MaxMessageSize, o.MaxConnections) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.GrpcUds] = static (services, host) => services.AddGrpcUdsBinding(host.Configuration, o =>
-            (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "grpc.sock"), host.MaxMessageSize)),
+            (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "grpc.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.Pipes] = static (services, host) => services.AddPipesBinding(host.Configuration, o =>
-            (o.Path, o.MaxMessageSize) = (host.SocketPath(o.Path, "pipes.sock"), host.MaxMessageSize)),
+            (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "pipes.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
     };
 
     public static IReadOnlyCollection<string> Offered => [.. BindingNames.All.Where(s_registrations.ContainsKey)];

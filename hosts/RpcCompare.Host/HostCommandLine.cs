@@ -13,6 +13,7 @@ internal static class HostCommandLine
         ["--data-root"] = "DataRoot:Path",
         ["--pipe-path"] = "Pipes:Path",
         ["--max-message-size"] = "RpcCompare:MaxMessageSize",
+        ["--max-connections"] = "RpcCompare:MaxConnectionsPerBinding",
         ["--listen-address"] = "RpcCompare:ListenAddress",
         ["--advertised-host"] = "RpcCompare:AdvertisedHost",
     };
@@ -39,6 +40,9 @@ internal static class HostCommandLine
                                    removed on shutdown).
           --pipe-path PATH         Socket path of the pipes binding (default: SOCKET-DIR/pipes.sock).
           --max-message-size N     Largest message in bytes on every binding (default 16777216).
+          --max-connections N      Connection limit of each binding (default: the open-file limit
+                                   less a tenth, shared by the bindings served). Per binding:
+                                   --WcfNetTcp:MaxConnections N, and HandshakeTimeout, IdleTimeout.
           --listen-address IP      Address the TCP bindings listen on (default 127.0.0.1).
                                    Ports: --WcfNetTcp:Port, --WcfHttp:Port, --GrpcTcp:Port
                                    (default 0: a free port, written to the endpoints file).

@@ -1,4 +1,5 @@
 using RpcCompare.Bindings.ContractAssemblies;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Description;
 using RpcCompare.Host;
 
@@ -55,7 +56,15 @@ if (teamContracts is not null)
 
 // Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes); Push:QueueCapacity sizes each subscriber's queue.
 builder.Services.AddPushServices().Configure<RpcCompare.Push.PushOptions>(builder.Configuration.GetSection("Push"));
-HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize, hostOptions.ListenAddress), bindings);
+if (hostOptions.MaxConnectionsPerBinding <= 0)
+{
+    Console.Error.WriteLine($"rpccompare-host: --max-connections must be positive; got {hostOptions.MaxConnectionsPerBinding}.");
+    return 2;
+}
+
+// The bindings together stay below the open-file limit: a host that reached it under a flood died.
+var perBinding = hostOptions.MaxConnectionsPerBinding ?? OpenFileLimit.ShareOf(OpenFileLimit.ReadSoftLimit(), bindings.Count);
+HostBindings.Add(builder.Services, new HostBindingContext(builder.Configuration, sockets, hostOptions.MaxMessageSize, hostOptions.ListenAddress, perBinding), bindings);
 builder.Services.AddHostedService<EndpointsPublisher>();
 
 try

@@ -38,6 +38,14 @@ internal sealed class RpcCompareHostOptions
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
 
     /// <summary>
+    /// Connection limit of every binding whose own section sets none (e.g. WcfNetTcp:MaxConnections).
+    /// Defaults to null: the process's open-file limit less a tenth, shared equally by the bindings
+    /// served (3,000 each for six bindings under 20,000 files), so their limits together leave the
+    /// host the files it needs. The runner sets the whole budget, measuring one binding at a time.
+    /// </summary>
+    public int? MaxConnectionsPerBinding { get; set; }
+
+    /// <summary>
     /// IP address every TCP binding listens on, unless its own section says otherwise. Defaults to
     /// null: each binding's default, 127.0.0.1. The container image sets 0.0.0.0.
     /// </summary>

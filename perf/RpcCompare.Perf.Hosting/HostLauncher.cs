@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Perf.Hosting;
 
@@ -120,6 +121,15 @@ public sealed class HostLauncher : IAsyncDisposable
         start.ArgumentList.Add(Path.Combine(_directory, "sockets"));
         start.ArgumentList.Add("--data-root");
         start.ArgumentList.Add(DataRoot);
+        // A host shares the open-file budget among its bindings (3,000 each of 20,000 files); the
+        // tools drive one binding at a time, the push suite to thousands of subscribers, so each
+        // may use the whole budget here. Arguments given to StartAsync come later and win.
+        if (OpenFileLimit.DefaultMaxConnections(OpenFileLimit.ReadSoftLimit()) is var budget and < int.MaxValue)
+        {
+            start.ArgumentList.Add("--max-connections");
+            start.ArgumentList.Add(budget.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
+
         foreach (var argument in _arguments.Concat(extraArguments))
         {
             start.ArgumentList.Add(argument);

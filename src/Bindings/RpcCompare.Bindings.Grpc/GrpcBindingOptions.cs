@@ -1,7 +1,9 @@
+using RpcCompare.Bindings.Limits;
+
 namespace RpcCompare.Bindings.Grpc;
 
 /// <summary>Settings shared by both gRPC bindings.</summary>
-public abstract class GrpcBindingOptions
+public abstract class GrpcBindingOptions : FrameworkConnectionOptions
 {
     /// <summary>
     /// Largest request or reply message, in bytes, on both sides (MaxReceive/MaxSendMessageSize).

@@ -1,7 +1,12 @@
+using RpcCompare.Bindings.Limits;
+
 namespace RpcCompare.Bindings.Pipes;
 
-/// <summary>Server-side settings of the raw pipe baseline.</summary>
-public sealed class PipesBindingOptions
+/// <summary>
+/// Server-side settings of the raw pipe baseline. A connection past <see cref="ConnectionLimitOptions.MaxConnections"/>
+/// is answered QuotaExceeded to its first request (or, past 64 such, closed at once) while the others go on.
+/// </summary>
+public sealed class PipesBindingOptions : ConnectionLimitOptions
 {
     /// <summary>Configuration section these options bind to.</summary>
     public const string SectionName = "Pipes";
@@ -31,12 +36,4 @@ public sealed class PipesBindingOptions
     /// longer is disconnected, so a half-sent frame cannot hold a connection forever. Defaults to 30 seconds.
     /// </summary>
     public TimeSpan FrameTimeout { get; set; } = TimeSpan.FromSeconds(30);
-
-    /// <summary>
-    /// Most connections served at once. A connection past it gets QuotaExceeded in answer to its
-    /// first request and is closed, while the others go on. Defaults to null: the process's
-    /// open-file limit less a tenth of it (18,000 of 20,000), so that many clients cannot leave the
-    /// host without the files it needs to go on running.
-    /// </summary>
-    public int? MaxConnections { get; set; }
 }

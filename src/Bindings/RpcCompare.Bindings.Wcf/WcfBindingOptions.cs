@@ -1,9 +1,10 @@
 using CoreWCF;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Wcf;
 
 /// <summary>Settings shared by the three WCF bindings.</summary>
-public abstract class WcfBindingOptions
+public abstract class WcfBindingOptions : FrameworkConnectionOptions
 {
     /// <summary>
     /// Largest request or reply, in encoded bytes: MaxReceivedMessageSize, MaxBufferSize and the

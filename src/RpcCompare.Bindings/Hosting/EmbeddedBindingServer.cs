@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Carrying;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Hosting;
 
@@ -21,6 +22,8 @@ namespace RpcCompare.Bindings.Hosting;
 public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IAsyncDisposable
 {
     private IReadOnlyList<IHost> _hosts = [];
+    private ConnectionIncidents? _incidents;
+    private IDisposable? _watch;
 
     protected EmbeddedBindingServer(IServiceProvider hostServices)
     {
@@ -40,9 +43,23 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
     /// <summary>What this binding carries; checked for every registered contract before it listens.</summary>
     protected virtual CarryRules Carries => CarryRules.Everything;
 
+    /// <summary>The binding's connection limit and timeouts, and the configuration section they come from (for messages).</summary>
+    protected abstract (FrameworkConnectionOptions Options, string Section) Connections { get; }
+
+    /// <summary>The connection limit in force, known from the start of <see cref="StartAsync"/>, so <see cref="Build"/> can set it.</summary>
+    protected int MaxConnections { get; private set; }
+
+    /// <summary>Where the binding counts connections it refused or closed; there from the start of <see cref="StartAsync"/>.</summary>
+    protected ConnectionIncidents Incidents => _incidents ?? throw new InvalidOperationException("The binding has not started.");
+
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         Carries.ThrowUnlessCarried(Name, Services.Select(static s => s.Contract));
+        var (connections, section) = Connections;
+        connections.ThrowIfInvalid(section);
+        MaxConnections = connections.EffectiveMaxConnections;
+        var logger = HostServices.GetRequiredService<ILogger<EmbeddedBindingServer>>();
+        _incidents = new ConnectionIncidents(Name, $"{MaxConnections:#,0} ({section}:MaxConnections)", logger);
         var hosts = Build();
         foreach (var host in hosts)
         {
@@ -51,8 +68,19 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
         }
 
         Address = BoundAddress(hosts[0]);
-        EmbeddedBindingLog.Listening(HostServices.GetRequiredService<ILogger<EmbeddedBindingServer>>(), Name, Address);
+        _watch = KestrelIncidentWatch.Watch(OwnsEndpoint, _incidents);
+        EmbeddedBindingLog.Listening(logger, Name, Address);
+        EmbeddedBindingLog.Limits(logger, Name, MaxConnections, section, connections.HandshakeTimeout.TotalSeconds, connections.IdleTimeout.TotalSeconds);
     }
+
+    /// <summary>
+    /// Whether a connection Kestrel accepted on this local endpoint is this binding's: the port of
+    /// a TCP address, or a socket at (or under, for a directory of sockets) a Unix-socket address.
+    /// </summary>
+    protected virtual bool OwnsEndpoint(string? serverAddress, int? serverPort) =>
+        Address is { } address && (Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme != Uri.UriSchemeFile
+            ? serverPort == uri.Port
+            : serverAddress is not null && (serverAddress == address || serverAddress.StartsWith(address.TrimEnd('/') + "/", StringComparison.Ordinal)));
 
     public async Task StopAsync(CancellationToken cancellationToken)
     {
@@ -61,7 +89,15 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
             await host.StopAsync(cancellationToken);
         }
 
+        StopCountingIncidents();
         OnStopped();
+    }
+
+    // The last summary is written when the binding stops, so nothing counted is lost.
+    private void StopCountingIncidents()
+    {
+        Interlocked.Exchange(ref _watch, null)?.Dispose();
+        Interlocked.Exchange(ref _incidents, null)?.Dispose();
     }
 
     /// <summary>Removes what the binding created beside its listeners, once they have stopped.</summary>
@@ -71,6 +107,7 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
 
     public async ValueTask DisposeAsync()
     {
+        StopCountingIncidents();
         foreach (var host in Interlocked.Exchange(ref _hosts, []))
         {
             if (host is IAsyncDisposable asyncDisposable)

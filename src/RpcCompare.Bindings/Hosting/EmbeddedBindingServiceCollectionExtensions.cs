@@ -3,6 +3,7 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 
 namespace Microsoft.Extensions.DependencyInjection;
 
@@ -28,6 +29,8 @@ public static class EmbeddedBindingServiceCollectionExtensions
             options.Configure(configure);
         }
 
+        // Refusals are summarised per binding (ConnectionIncidents), not logged once per connection.
+        KestrelLimits.QuietPerConnectionWarnings(services);
         services.TryAddSingleton<TServer>();
         services.AddSingleton<IHostedService>(static sp => sp.GetRequiredService<TServer>());
         services.AddSingleton<IBindingServer>(static sp => sp.GetRequiredService<TServer>());

@@ -6,6 +6,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Hosting;
 
@@ -24,6 +25,7 @@ public abstract class KestrelBindingServer : EmbeddedBindingServer
         builder.WebHost.UseKestrelCore().ConfigureKestrel(options =>
         {
             options.AddServerHeader = false;
+            KestrelLimits.Apply(options.Limits, Connections.Options, MaxConnections);
             ConfigureKestrel(options);
         });
         ConfigureWebHost(builder.WebHost);

@@ -11,6 +11,7 @@ using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Push;
 using GoogleServiceDescriptor = Google.Protobuf.Reflection.ServiceDescriptor;
@@ -138,8 +139,21 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
         application.MapGrpcHealthChecksService();
     }
 
-    /// <summary>HTTP/2 only: gRPC needs nothing else, and prior knowledge skips the HTTP/1.1 upgrade dance.</summary>
-    protected static void Http2Only(ListenOptions listen) => listen.Protocols = HttpProtocols.Http2;
+    /// <summary>
+    /// HTTP/2 only (gRPC needs nothing else, and prior knowledge skips the HTTP/1.1 upgrade dance),
+    /// with the handshake timeout on the connection preface, which Kestrel leaves to the idle timeout.
+    /// </summary>
+    protected void ConfigureListener(ListenOptions listen)
+    {
+        ArgumentNullException.ThrowIfNull(listen);
+        listen.Protocols = HttpProtocols.Http2;
+        PrefaceTimeout.AddTo(listen, PrefaceTimeout.Http2PrefaceLength, _options.HandshakeTimeout, Incidents);
+    }
+
+    protected override (FrameworkConnectionOptions Options, string Section) Connections => (_options, SectionName);
+
+    /// <summary>The binding's configuration section, for messages.</summary>
+    protected abstract string SectionName { get; }
 
     protected override void ConfigureKestrel(KestrelServerOptions options)
     {

@@ -18,8 +18,10 @@ internal sealed class GrpcTcpServer : GrpcBindingServer
 
     public override string Name => BindingNames.GrpcTcp;
 
+    protected override string SectionName => GrpcTcpBindingOptions.SectionName;
+
     protected override void Listen(KestrelServerOptions options) =>
-        options.Listen(ParseListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, Http2Only);
+        options.Listen(ParseListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, ConfigureListener);
 
     protected override string BoundAddress(IHost host) => ListeningUrl(host);
 }

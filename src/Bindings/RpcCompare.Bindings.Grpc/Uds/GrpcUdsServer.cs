@@ -19,6 +19,8 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
 
     public override string Name => BindingNames.GrpcUds;
 
+    protected override string SectionName => GrpcUdsBindingOptions.SectionName;
+
     private string SocketPath => _options.Path is { Length: > 0 } path && System.IO.Path.IsPathRooted(path)
         ? path
         : throw new InvalidOperationException($"The grpc-uds binding needs an absolute socket path (GrpcUds:Path); got '{_options.Path}'.");
@@ -26,7 +28,7 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
     protected override void Listen(KestrelServerOptions options)
     {
         StaleSocketFile.RemoveIfStale(SocketPath);
-        options.ListenUnixSocket(SocketPath, Http2Only);
+        options.ListenUnixSocket(SocketPath, ConfigureListener);
     }
 
     protected override string BoundAddress(IHost host) => SocketPath;

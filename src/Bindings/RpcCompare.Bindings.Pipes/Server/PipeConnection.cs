@@ -2,6 +2,7 @@ using System.IO.Pipes;
 using System.Runtime.CompilerServices;
 using System.Text;
 using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Contracts;
 using RpcCompare.Push;
@@ -23,12 +24,15 @@ internal sealed class PipeConnection
     private readonly long _id;
     private readonly TopicRegistry? _topics;
     private readonly string? _refusal;
+    private readonly ConnectionIncidents? _incidents;
     private PipePushSession? _push;
 
     // refusal: set when the server is at its connection limit, why this connection is not served.
+    // incidents: where a connection closed for the client's misbehaviour is counted.
     public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics,
-        string? refusal = null)
+        string? refusal = null, ConnectionIncidents? incidents = null)
     {
+        _incidents = incidents;
         _stream = stream;
         _dispatcher = dispatcher;
         _options = options;
@@ -116,10 +120,12 @@ internal sealed class PipeConnection
         catch (EndOfStreamException)
         {
             PipeServerLog.TruncatedFrame(_logger, _id);
+            _incidents?.Add(ConnectionIncident.Malformed, "ended mid-frame");
         }
         catch (IOException exception)
         {
             PipeServerLog.ConnectionFailed(_logger, _id, exception.Message);
+            _incidents?.Add(ConnectionIncident.Dropped, "io error");
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -128,6 +134,7 @@ internal sealed class PipeConnection
         catch (OperationCanceledException)
         {
             PipeServerLog.StalledFrame(_logger, _id, _options.FrameTimeout.TotalSeconds);
+            _incidents?.Add(ConnectionIncident.Stalled, "frame timeout");
         }
         finally
         {
@@ -199,6 +206,7 @@ internal sealed class PipeConnection
         else
         {
             PipeServerLog.OversizedFrameClosed(_logger, _id, length);
+            _incidents?.Add(ConnectionIncident.Malformed, "oversized frame");
             message += " The connection is closed.";
         }
 

@@ -4,12 +4,13 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
 /// <summary>
 /// Accepts pipe connections and runs each on its own task, so several clients are served at
-/// once, each on its own connection, up to <see cref="PipesBindingOptions.MaxConnections"/>.
+/// once, each on its own connection, up to <see cref="Limits.ConnectionLimitOptions.MaxConnections"/>.
 /// </summary>
 /// <remarks>
 /// On Unix every NamedPipeServerStream instance for a path shares one listening socket, which is
@@ -37,7 +38,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private long _nextConnectionId;
     private int _maxConnections;
     private string? _refusal;
-    private bool _atLimit;
+    private ConnectionIncidents? _incidents;
     private int _disposed;
 
     public PipeServer(PipeDispatcher dispatcher, IOptions<PipesBindingOptions> options, ILogger<PipeServer> logger)
@@ -64,12 +65,9 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
             throw new InvalidOperationException($"Pipes:MaxMessageSize must be positive; got {_options.MaxMessageSize}.");
         }
 
-        if (_options.MaxConnections <= 0)
-        {
-            throw new InvalidOperationException($"Pipes:MaxConnections must be positive; got {_options.MaxConnections}.");
-        }
-
-        _maxConnections = _options.MaxConnections ?? OpenFileLimit.DefaultMaxConnections(OpenFileLimit.ReadSoftLimit());
+        _options.ThrowIfInvalid(PipesBindingOptions.SectionName);
+        _maxConnections = _options.EffectiveMaxConnections;
+        _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} (Pipes:MaxConnections)", _logger);
         _refusal = $"The pipes server is serving its limit of {_maxConnections:#,0} connections (Pipes:MaxConnections); this connection is closed. Try again once others have closed.";
         StaleSocketFile.RemoveIfStale(path);
         // Creating the first instance binds and listens, so the binding is reachable when StartAsync returns.
@@ -77,6 +75,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         Address = path;
         _acceptLoop = AcceptLoopAsync(path, _stopping.Token);
         PipeServerLog.Listening(_logger, Name, path);
+        PipeServerLog.Limits(_logger, Name, _maxConnections, _options.FrameTimeout.TotalSeconds);
         if (_dispatcher.NotCarried.Count > 0)
         {
             PipeServerLog.ContractsNotCarried(_logger, string.Join(", ", _dispatcher.NotCarried));
@@ -91,6 +90,8 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         await _acceptLoop;
         await Task.WhenAll(_connections.Values).WaitAsync(cancellationToken);
         await DisposeListenersAsync();
+        // The last summary, so nothing counted is lost.
+        Interlocked.Exchange(ref _incidents, null)?.Dispose();
     }
 
     public async ValueTask DisposeAsync()
@@ -105,6 +106,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         // The loop may be about to create an instance; let it finish before the listeners go.
         await _acceptLoop;
         await DisposeListenersAsync();
+        Interlocked.Exchange(ref _incidents, null)?.Dispose();
         _stopping.Dispose();
     }
 
@@ -148,18 +150,17 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         }
     }
 
-    // Runs on the accept loop only, so _atLimit needs no lock.
+    // Runs on the accept loop only.
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
         var open = _connections.Count;
         var atLimit = open >= _maxConnections;
-        if (atLimit && !_atLimit)
+        if (atLimit)
         {
-            // Once per stretch at the limit, not once per refused client.
-            PipeServerLog.ConnectionLimitReached(_logger, _maxConnections);
+            // Counted and summarised per interval, not logged once per refused client.
+            _incidents?.Add(ConnectionIncident.Refused, open >= _maxConnections + RefusalsAnsweredAtOnce ? "closed at once" : "answered QuotaExceeded");
         }
 
-        _atLimit = atLimit;
         if (open >= _maxConnections + RefusalsAnsweredAtOnce)
         {
             stream.Dispose();
@@ -167,7 +168,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         }
 
         var id = Interlocked.Increment(ref _nextConnectionId);
-        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, atLimit ? _refusal : null);
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, atLimit ? _refusal : null, _incidents);
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;
         // Registered after the add, so the removal cannot run ahead of it.

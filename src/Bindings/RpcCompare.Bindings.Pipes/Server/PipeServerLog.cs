@@ -2,10 +2,15 @@ using Microsoft.Extensions.Logging;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
+// Lines about one connection are Debug: a flood of bad connections must not flood the log.
+// What a client did wrong is counted and summarised per interval (ConnectionIncidents) instead.
 internal static partial class PipeServerLog
 {
     [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]
     public static partial void Listening(ILogger logger, string binding, string address);
+
+    [LoggerMessage(12, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections (Pipes:MaxConnections); frame timeout {FrameSeconds} s")]
+    public static partial void Limits(ILogger logger, string binding, int maxConnections, double frameSeconds);
 
     [LoggerMessage(2, LogLevel.Debug, "Connection {ConnectionId} opened")]
     public static partial void ConnectionOpened(ILogger logger, long connectionId);
@@ -13,23 +18,20 @@ internal static partial class PipeServerLog
     [LoggerMessage(3, LogLevel.Debug, "Connection {ConnectionId} closed by the client")]
     public static partial void ConnectionClosed(ILogger logger, long connectionId);
 
-    [LoggerMessage(4, LogLevel.Warning, "Connection {ConnectionId} ended in the middle of a frame; dropped it")]
+    [LoggerMessage(4, LogLevel.Debug, "Connection {ConnectionId} ended in the middle of a frame; dropped it")]
     public static partial void TruncatedFrame(ILogger logger, long connectionId);
 
-    [LoggerMessage(5, LogLevel.Warning, "Connection {ConnectionId} sent a {Length}-byte frame, over the limit; answered QuotaExceeded and closed it")]
+    [LoggerMessage(5, LogLevel.Debug, "Connection {ConnectionId} sent a {Length}-byte frame, over the limit; answered QuotaExceeded and closed it")]
     public static partial void OversizedFrameClosed(ILogger logger, long connectionId, long length);
 
     [LoggerMessage(6, LogLevel.Error, "Operation 0x{Operation:X2} on connection {ConnectionId} failed")]
     public static partial void OperationFailed(ILogger logger, Exception exception, byte operation, long connectionId);
 
-    [LoggerMessage(7, LogLevel.Warning, "Connection {ConnectionId} failed: {Reason}")]
+    [LoggerMessage(7, LogLevel.Debug, "Connection {ConnectionId} failed: {Reason}")]
     public static partial void ConnectionFailed(ILogger logger, long connectionId, string reason);
 
-    [LoggerMessage(9, LogLevel.Warning, "Connection {ConnectionId} left a frame unfinished for {Seconds} s; dropped it")]
+    [LoggerMessage(9, LogLevel.Debug, "Connection {ConnectionId} left a frame unfinished for {Seconds} s; dropped it")]
     public static partial void StalledFrame(ILogger logger, long connectionId, double seconds);
-
-    [LoggerMessage(10, LogLevel.Warning, "The pipes server is serving its limit of {MaxConnections} connections (Pipes:MaxConnections); refusing new ones until some close")]
-    public static partial void ConnectionLimitReached(ILogger logger, int maxConnections);
 
     [LoggerMessage(11, LogLevel.Information, "The pipes binding is the hand-written baseline for RpcCompare's own contracts; it does not carry {Contracts}")]
     public static partial void ContractsNotCarried(ILogger logger, string contracts);

@@ -10,6 +10,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Wcf.Push.LongPoll;
 using RpcCompare.Bindings.Wcf.Server;
 using RpcCompare.Push;
@@ -41,6 +42,8 @@ internal sealed class WcfHttpServer : KestrelBindingServer
         WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
         return binding;
     }
+
+    protected override (FrameworkConnectionOptions Options, string Section) Connections => (_options, WcfHttpBindingOptions.SectionName);
 
     protected override void ConfigureKestrel(KestrelServerOptions options)
     {

@@ -7,6 +7,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Wcf.Server;
 
 namespace RpcCompare.Bindings.Wcf.NetTcp;
@@ -37,7 +38,20 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
         return binding;
     }
 
-    protected override void ConfigureWebHost(IWebHostBuilder webHost) => webHost.UseNetTcp(ParseListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress"), _options.Port);
+    protected override (FrameworkConnectionOptions Options, string Section) Connections => (_options, WcfNetTcpBindingOptions.SectionName);
+
+    // NetTcp is a Kestrel connection handler: Kestrel's connection limit applies to it, its HTTP
+    // timeouts do not; CoreWCF's channel initialization timeout bounds the preamble instead.
+    protected override void ConfigureWebHost(IWebHostBuilder webHost)
+    {
+        var address = ParseListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress");
+        webHost.UseNetTcp(options => options.Listen(new UriBuilder("net.tcp", address.ToString(), _options.Port).Uri,
+            listen =>
+            {
+                WcfServiceModel.SetFramingTimeouts(listen.ConnectionPoolSettings, _options);
+                WcfServiceModel.CountTimeouts(listen, Incidents);
+            }));
+    }
 
     // NetTcp sessions can call back: the push endpoints are served here.
     private IReadOnlyList<WcfEndpoint> Endpoints => WcfServiceModel.EndpointsOf(Services, HostServices, duplex: true);

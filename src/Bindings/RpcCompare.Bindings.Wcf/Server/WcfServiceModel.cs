@@ -1,4 +1,5 @@
 using CoreWCF;
+using RpcCompare.Bindings.Limits;
 using CoreWCF.Channels;
 using CoreWCF.Configuration;
 using CoreWCF.Description;
@@ -119,4 +120,34 @@ internal static class WcfServiceModel
         quotas.MaxStringContentLength = maxMessageSize;
         quotas.MaxBytesPerRead = Math.Max(quotas.MaxBytesPerRead, 64 * 1024);
     }
+
+    /// <summary>
+    /// The framing transports' timeouts (NetTcp, Unix sockets): the preamble must arrive within the
+    /// handshake timeout (CoreWCF's channel initialization timeout), and a connection kept for
+    /// another session may sit idle for the idle timeout.
+    /// </summary>
+    public static void SetFramingTimeouts(CoreWCF.Channels.ConnectionPoolSettings settings, WcfBindingOptions options)
+    {
+        settings.ChannelInitializationTimeout = options.HandshakeTimeout;
+        settings.IdleTimeout = options.IdleTimeout;
+    }
+
+    /// <summary>
+    /// CoreWCF's framing transports end a connection whose preamble (or next session) does not come
+    /// in time by letting an OperationCanceledException escape to Kestrel, which logs an error with a
+    /// stack trace per connection: a flood of stalled connections would flood the log. This
+    /// middleware, outermost on the listener, counts them as stalled instead and lets them close.
+    /// </summary>
+    public static void CountTimeouts(Microsoft.AspNetCore.Connections.IConnectionBuilder listen, ConnectionIncidents incidents) =>
+        listen.Use(next => async connection =>
+        {
+            try
+            {
+                await next(connection);
+            }
+            catch (OperationCanceledException)
+            {
+                incidents.Add(ConnectionIncident.Stalled, "CoreWCF framing timeout");
+            }
+        });
 }

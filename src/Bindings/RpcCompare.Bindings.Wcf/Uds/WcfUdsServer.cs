@@ -1,9 +1,13 @@
 using CoreWCF;
+using CoreWCF.Channels;
 using CoreWCF.Configuration;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Wcf.Server;
 
 namespace RpcCompare.Bindings.Wcf.Uds;
@@ -57,14 +61,35 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
         _createdDirectory = !System.IO.Directory.Exists(directory);
         System.IO.Directory.CreateDirectory(directory);
         // Unix-socket sessions can call back: the push endpoints are served here, each on its own socket.
-        return [.. WcfServiceModel.EndpointsOf(Services, HostServices, duplex: true).Select(endpoint => BuildFor(endpoint, directory))];
+        // Each socket has a Kestrel server of its own: one limit counts the connections of them all.
+        var limit = new SharedConnectionLimit(MaxConnections, Incidents);
+        return [.. WcfServiceModel.EndpointsOf(Services, HostServices, duplex: true).Select(endpoint => BuildFor(endpoint, directory, limit))];
     }
 
-    private IHost BuildFor(WcfEndpoint endpoint, string directory)
+    private IHost BuildFor(WcfEndpoint endpoint, string directory, SharedConnectionLimit limit)
     {
         var uri = EndpointUri(directory, endpoint.Name);
         StaleSocketFile.RemoveIfStale(uri.LocalPath);
+        var framing = new UdsFramingListenOptions(uri, HostServices, _options);
         var host = new HostBuilder()
+            .ConfigureServices(services => services.Configure<KestrelServerOptions>(kestrel =>
+            {
+                // Kestrel's own limit per socket as a backstop; the shared one counts all sockets.
+                KestrelLimits.Apply(kestrel.Limits, _options, MaxConnections);
+                // CoreWCF 1.9.1 ignores middleware on its Unix-socket listen options, but Kestrel puts
+                // endpoint defaults on every listener, ahead of CoreWCF's handler: configured before
+                // UseUnixDomainSocket, so they are in place when CoreWCF adds its socket.
+                kestrel.ConfigureEndpointDefaults(listen =>
+                {
+                    limit.AddTo(listen);
+                    WcfServiceModel.CountTimeouts(listen, Incidents);
+                    listen.Use(next => connection =>
+                    {
+                        connection.Features.Set<NetFramingListenOptions>(framing);
+                        return next(connection);
+                    });
+                });
+            }))
             .UseUnixDomainSocket(options => options.Listen(uri))
             .ConfigureServices(services =>
             {
@@ -75,6 +100,8 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
         host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [endpoint], () => CreateBinding(_options.MaxMessageSize), _options, _ => uri));
         return host;
     }
+
+    protected override (FrameworkConnectionOptions Options, string Section) Connections => (_options, WcfUdsBindingOptions.SectionName);
 
     protected override string BoundAddress(IHost host) => Directory;
 

@@ -147,6 +147,48 @@ public sealed class EmbeddedBindingServerTests : IAsyncDisposable
         Assert.Throws<ArgumentNullException>(() => EmbeddedBindingServiceCollectionExtensions.AddEmbeddedBinding<GreeterBinding, GreeterBindingOptions>(null!, "Greeter", null, null));
     }
 
+    [Fact]
+    public async Task PastItsConnectionLimit_ANewConnectionIsClosedAtOnce_AndCountedInOneSummary()
+    {
+        var binding = await StartGreeterAsync(configure: o => o.MaxConnections = 2);
+        await using var first = await RawSocket.ConnectAsync(binding.Address!);
+        await using var second = await RawSocket.ConnectAsync(binding.Address!);
+        await using var third = await RawSocket.ConnectAsync(binding.Address!);
+        await using var fourth = await RawSocket.ConnectAsync(binding.Address!);
+
+        Assert.True((await third.ReadUntilClosedAsync(TestTimeout.Default)).Closed);
+        Assert.True((await fourth.ReadUntilClosedAsync(TestTimeout.Default)).Closed);
+        Assert.False((await first.ReadUntilClosedAsync(TimeSpan.FromMilliseconds(200))).Closed);
+        await binding.StopAsync(CancellationToken.None).Bounded();
+
+        Assert.Equal(["Information RpcCompare.Bindings.Hosting.EmbeddedBindingServer: Binding greeter takes at most 2 connections (Greeter:MaxConnections); handshake timeout 30 s, idle timeout 120 s"],
+            _log.Matching("takes at most"));
+        var summary = Assert.Single(_log.Matching("Binding greeter, last"));
+        Assert.Matches(@"^Warning RpcCompare\.Bindings\.Hosting\.EmbeddedBindingServer: Binding greeter, last \d+ s: refused 2 connections past its limit of 2 \(Greeter:MaxConnections\) \(max_concurrent_connections_exceeded: 2\)$", summary);
+        Assert.Empty(_log.Matching("rejected")); // Kestrel's own line per refused connection is kept out
+    }
+
+    [Fact]
+    public async Task ARequestWhoseHeadersStall_IsClosedAfterTheHandshakeTimeout_AndCountedAsStalled()
+    {
+        var binding = await StartGreeterAsync(configure: o => o.HandshakeTimeout = TimeSpan.FromMilliseconds(500));
+        await using var raw = await RawSocket.ConnectAsync(binding.Address!);
+        await raw.SendAsync("GET / HTTP/1.1\r\nHost: x\r\n"u8.ToArray());
+
+        Assert.True((await raw.ReadUntilClosedAsync(TestTimeout.Default)).Closed);
+        await binding.StopAsync(CancellationToken.None).Bounded();
+
+        Assert.Contains(_log.Matching("Binding greeter, last"), line => line.EndsWith(": closed 1 stalled (request_headers_timeout: 1)", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task AConnectionLimitBelowOne_IsRefusedAtStart_NamingTheSetting()
+    {
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => StartGreeterAsync(configure: o => o.MaxConnections = 0));
+
+        Assert.Equal("Greeter:MaxConnections must be positive; got 0.", error.Message);
+    }
+
     public async ValueTask DisposeAsync()
     {
         if (_hostServices is not null)

@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Tests.Hosting;
 
@@ -33,7 +34,7 @@ public sealed class Greeter : IGreeter, IDisposable
     public void Dispose() => Disposed = true;
 }
 
-public sealed class GreeterBindingOptions
+public sealed class GreeterBindingOptions : FrameworkConnectionOptions
 {
     public string ListenAddress { get; set; } = "127.0.0.1";
 
@@ -51,6 +52,8 @@ public sealed class GreeterBinding(IServiceProvider hostServices, IOptions<Greet
     public IHost? Host { get; private set; }
 
     public int StoppedCalls { get; private set; }
+
+    protected override (FrameworkConnectionOptions Options, string Section) Connections => (Options, "Greeter");
 
     protected override void ConfigureKestrel(KestrelServerOptions options) =>
         options.Listen(ParseListenAddress(Options.ListenAddress, "Greeter:ListenAddress"), 0);
@@ -77,6 +80,8 @@ public sealed class TwoHostBinding(IServiceProvider hostServices) : EmbeddedBind
     public List<string> Events { get; } = [];
 
     public override string Name => "two-hosts";
+
+    protected override (FrameworkConnectionOptions Options, string Section) Connections => (new GreeterBindingOptions(), "TwoHosts");
 
     protected override IReadOnlyList<IHost> Build() => [Host("first"), Host("second")];
 

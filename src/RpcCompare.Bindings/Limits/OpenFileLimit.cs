@@ -1,15 +1,16 @@
 using System.Globalization;
 
-namespace RpcCompare.Bindings.Pipes.Server;
+namespace RpcCompare.Bindings.Limits;
 
 /// <summary>
-/// How many connections the pipes server takes when Pipes:MaxConnections is not set. Each
+/// How many connections the host's bindings take when their MaxConnections is not set. Each
 /// connection is a file descriptor, and a process that has none left cannot accept, open a data
-/// file or load an assembly: on a machine with a 20,000-file limit, a host that reached it while
-/// 20,000 subscribers connected was ended by the .NET runtime ("Out of memory."). So the server
-/// leaves a share of the process's open-file limit to everything else in the host.
+/// file or load an assembly: on a machine with a 20,000-file limit, a host that reached it under a
+/// flood of idle connections was ended by the .NET runtime ("Out of memory."), every binding with
+/// it. So the bindings together stay below the process's open-file limit, with a share of it left
+/// to everything else in the host.
 /// </summary>
-internal static class OpenFileLimit
+public static class OpenFileLimit
 {
     private const string OpenFilesRow = "Max open files";
 
@@ -29,8 +30,8 @@ internal static class OpenFileLimit
     }
 
     /// <summary>
-    /// The soft limit less a tenth of it (at least 1,000 files, at most half): 18,000 connections
-    /// of 20,000 files, 512 of 1,024. Unbounded when the limit is unknown.
+    /// The connections all bindings together may hold: the soft limit less a tenth of it (at least
+    /// 1,000 files, at most half), 18,000 of 20,000 and 512 of 1,024. Unbounded when the limit is unknown.
     /// </summary>
     public static int DefaultMaxConnections(long? softLimit)
     {
@@ -41,5 +42,17 @@ internal static class OpenFileLimit
 
         var reserve = Math.Min(Math.Max(1_000, limit / 10), limit / 2);
         return (int)Math.Max(1, limit - reserve);
+    }
+
+    /// <summary>
+    /// One binding's equal share of <see cref="DefaultMaxConnections"/> when <paramref name="bindings"/>
+    /// bindings listen in one process (3,000 each for six bindings under 20,000 files), so that their
+    /// limits added up still leave the reserve. At least 1.
+    /// </summary>
+    public static int ShareOf(long? softLimit, int bindings)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(bindings, 1);
+        var total = DefaultMaxConnections(softLimit);
+        return total == int.MaxValue ? int.MaxValue : Math.Max(1, total / bindings);
     }
 }

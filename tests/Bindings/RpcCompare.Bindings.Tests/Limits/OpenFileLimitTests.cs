@@ -1,7 +1,7 @@
-using RpcCompare.Bindings.Pipes.Server;
+using RpcCompare.Bindings.Limits;
 using RpcCompare.Testing;
 
-namespace RpcCompare.Bindings.Pipes.Tests;
+namespace RpcCompare.Bindings.Tests.Limits;
 
 public sealed class OpenFileLimitTests
 {
@@ -52,5 +52,27 @@ public sealed class OpenFileLimitTests
     public void DefaultMaxConnections_LeavesAShareOfTheFilesToTheRestOfTheHost(long? softLimit, int expected)
     {
         Assert.Equal(expected, OpenFileLimit.DefaultMaxConnections(softLimit));
+    }
+
+    [Theory]
+    [InlineData(20_000L, 6, 3_000)]
+    [InlineData(20_000L, 1, 18_000)]
+    [InlineData(1_024L, 6, 85)]
+    [InlineData(4_096L, 7, 442)] // the container tests' limit: 3,096 for seven bindings
+    [InlineData(3L, 6, 1)] // never 0
+    [InlineData(null, 6, int.MaxValue)]
+    public void ShareOf_DividesTheBudgetEquallySoTheLimitsAddUpToNoMore(long? softLimit, int bindings, int expected)
+    {
+        Assert.Equal(expected, OpenFileLimit.ShareOf(softLimit, bindings));
+        if (softLimit is not null && expected > 1)
+        {
+            Assert.True((long)expected * bindings <= OpenFileLimit.DefaultMaxConnections(softLimit));
+        }
+    }
+
+    [Fact]
+    public void ShareOf_NoBindings_IsRefused()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => OpenFileLimit.ShareOf(20_000, 0));
     }
 }
