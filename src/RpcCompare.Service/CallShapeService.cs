@@ -1,4 +1,5 @@
 using RpcCompare.Contracts;
+using RpcCompare.Service.Internal;
 
 namespace RpcCompare.Service;
 
@@ -18,7 +19,7 @@ public sealed class CallShapeService : ICallShapeService
 
     public Task TakeIntAsync(IntMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         _lastInt = request.Value;
         return Task.CompletedTask;
     }
@@ -27,13 +28,13 @@ public sealed class CallShapeService : ICallShapeService
 
     public Task<IntMessage> IncrementAsync(IntMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         return Task.FromResult(new IntMessage { Value = unchecked(request.Value + 1) });
     }
 
     public Task TakePointAsync(PointMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         _lastPoint = request;
         return Task.CompletedTask;
     }

@@ -1,4 +1,5 @@
 using RpcCompare.Contracts;
+using RpcCompare.Service.Internal;
 
 namespace RpcCompare.Service;
 
@@ -27,7 +28,7 @@ public sealed class FileService : IFileService
 
     public Task<ReadDirectoryReply> ReadDirectoryAsync(ReadDirectoryRequest request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         var path = _root.Files.Resolve(request.Path);
         // Listed through the directory held open, so what is listed is what was checked.
         var entries = _root.Files.ReadDirectory(path, List, out var isFile)
@@ -66,7 +67,7 @@ public sealed class FileService : IFileService
 
     public async Task<WriteAtReply> WriteAtAsync(WriteAtRequest request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         var given = request.Data is { Length: > 0 } ? request.Data : null;
         var count = given?.Length ?? (request.Count == 0 ? DefaultWriteCount : request.Count);
         var repeat = request.Repeat == 0 ? 1 : request.Repeat;

@@ -1,4 +1,5 @@
 using RpcCompare.Contracts;
+using RpcCompare.Service.Internal;
 
 namespace RpcCompare.Service;
 
@@ -21,7 +22,7 @@ public sealed class FileTransferService : IFileTransferService
 
     public Task<Stream> DownloadAsync(DownloadRequest request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         var path = _root.Files.Resolve(request.Path);
         var handle = _root.Files.OpenFile(path, FileAccess.Read, out var isDirectory)
             ?? throw (isDirectory
@@ -34,7 +35,7 @@ public sealed class FileTransferService : IFileTransferService
 
     public async Task<UploadReply> UploadAsync(Stream data)
     {
-        ArgumentNullException.ThrowIfNull(data);
+        Requests.Require(data);
         var relative = $"{UploadsDirectoryName}/{DateTime.UtcNow:yyyyMMddTHHmmss}-{Guid.NewGuid():N}.bin";
         var path = _root.Files.Resolve(relative);
         var handle = _root.Files.CreateNew(path);
@@ -55,7 +56,7 @@ public sealed class FileTransferService : IFileTransferService
 
     public Task<Stream> ReadPatternAsync(PatternRequest request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         if (request.Length is < 0 or > MaxPatternLength)
         {
             throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"Length must be between 0 and {MaxPatternLength}; got {request.Length}.");
@@ -64,5 +65,5 @@ public sealed class FileTransferService : IFileTransferService
         return Task.FromResult<Stream>(new PatternStream(request.Length));
     }
 
-    public async Task<LengthReply> CountAsync(Stream data) => new() { Length = await StreamDrain.ReadToEndAsync(data) };
+    public async Task<LengthReply> CountAsync(Stream data) => new() { Length = await StreamDrain.ReadToEndAsync(Requests.Require(data)) };
 }

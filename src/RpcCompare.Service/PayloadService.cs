@@ -1,4 +1,5 @@
 using RpcCompare.Contracts;
+using RpcCompare.Service.Internal;
 
 namespace RpcCompare.Service;
 
@@ -7,25 +8,25 @@ public sealed class PayloadService : IPayloadService
 {
     public Task<BytesMessage> EchoBytesAsync(BytesMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         return Task.FromResult(new BytesMessage { Data = request.Data ?? [] });
     }
 
     public Task<LengthReply> SendBytesAsync(BytesMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         return Task.FromResult(new LengthReply { Length = request.Data?.Length ?? 0 });
     }
 
     public Task<LengthReply> SendRecordsAsync(RecordsMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         return Task.FromResult(new LengthReply { Length = request.Records?.Length ?? 0 });
     }
 
     public Task<LengthReply> SendStringAsync(StringMessage request)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        Requests.Require(request);
         return Task.FromResult(new LengthReply { Length = request.Text?.Length ?? 0 });
     }
 }

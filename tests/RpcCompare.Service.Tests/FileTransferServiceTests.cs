@@ -125,12 +125,13 @@ public sealed class FileTransferServiceTests : IDisposable
     }
 
     [Fact]
-    public async Task NullArguments_AreArgumentNullExceptions()
+    public async Task NullArguments_AreRefusedAsInvalidArgument()
     {
-        await Assert.ThrowsAsync<ArgumentNullException>(() => _service.DownloadAsync(null!));
-        await Assert.ThrowsAsync<ArgumentNullException>(() => _service.UploadAsync(null!));
-        await Assert.ThrowsAsync<ArgumentNullException>(() => _service.ReadPatternAsync(null!));
-        await Assert.ThrowsAsync<ArgumentNullException>(() => _service.CountAsync(null!));
+        Assert.Equal("Download got no request; it needs a DownloadRequest.", (await Assert.ThrowsAsync<RpcServiceException>(() => _service.DownloadAsync(null!))).Message);
+        Assert.Equal("Upload got no request; it needs a Stream.", (await Assert.ThrowsAsync<RpcServiceException>(() => _service.UploadAsync(null!))).Message);
+        Assert.Equal("ReadPattern got no request; it needs a PatternRequest.", (await Assert.ThrowsAsync<RpcServiceException>(() => _service.ReadPatternAsync(null!))).Message);
+        var count = await Assert.ThrowsAsync<RpcServiceException>(() => _service.CountAsync(null!));
+        Assert.Equal((RpcErrorCode.InvalidArgument, "Count got no request; it needs a Stream."), (count.Code, count.Message));
     }
 
     [Fact]

@@ -16,7 +16,7 @@ public sealed class ServiceArgumentTests
 
     [Theory]
     [MemberData(nameof(Operations))]
-    public async Task NullRequest_IsArgumentNullException(string operation)
+    public async Task NullRequest_IsRefusedAsInvalidArgument_NamingTheOperationAndWhatItNeeds(string operation)
     {
         using var root = DataRoot.Open(new DataRootOptions { Seed = false });
         var files = new FileService(root);
@@ -35,9 +35,20 @@ public sealed class ServiceArgumentTests
             _ => () => payloads.SendStringAsync(null!),
         };
 
-        var error = await Assert.ThrowsAsync<ArgumentNullException>(call);
+        var error = await Assert.ThrowsAsync<RpcServiceException>(call);
 
-        Assert.Equal("request", error.ParamName);
+        Assert.Equal(RpcErrorCode.InvalidArgument, error.Code);
+        Assert.Matches($"^{operation} got no request; it needs a [A-Za-z]+(Request|Message)\\.$", error.Message);
+    }
+
+    [Fact]
+    public void ARequestMissingFromAnOperationNotNamedAsync_NamesItAsItIs()
+    {
+        var error = Assert.Throws<RpcServiceException>(() => Service.Internal.Requests.Require<PingRequest>(null, "Ping"));
+
+        Assert.Equal((RpcErrorCode.InvalidArgument, "Ping got no request; it needs a PingRequest."), (error.Code, error.Message));
+        var given = new PingRequest();
+        Assert.Same(given, Service.Internal.Requests.Require(given, "Ping"));
     }
 
     [Fact]

@@ -1,11 +1,12 @@
 // RpcCompare over SOAP (the wcf-http binding) from Node.js: the `soap` package builds the client
-// from the WSDL the service serves (CoreWCF's ?singleWsdl, one self-contained document).
+// from the WSDL the service serves at the standard ?wsdl address (one self-contained document; the
+// host serves it as CoreWCF's ?singleWsdl, since the multi-document form misled this package).
 import soap from 'soap';
 
 /** A client for one service, e.g. connect('http://127.0.0.1:8080', 'rpccompare.v1.FileService'). */
 export async function connect(baseAddress, service) {
   const base = baseAddress.replace(/\/$/, '');
-  return soap.createClientAsync(`${base}/${service}?singleWsdl`);
+  return soap.createClientAsync(`${base}/${service}?wsdl`);
 }
 
 /** Calls an operation and returns its result element (e.g. PingResult); the request goes in the `request` part. */

@@ -57,7 +57,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        WcfServiceModel.AddServices(services, Endpoints, _options, HostServices);
+        WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices);
         services.AddServiceModelMetadata();
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.
@@ -73,6 +73,18 @@ internal sealed class WcfHttpServer : KestrelBindingServer
     protected override void Configure(WebApplication application)
     {
         application.Services.GetRequiredService<ServiceMetadataBehavior>().HttpGetEnabled = true;
+        // ?wsdl answers with the one self-contained document (?singleWsdl): CoreWCF's multi-document
+        // form imports the binding from another namespace, and a Node.js soap client built from it
+        // sent every call with the wrong body element. ?wsdl=wsdl0 and ?xsd=xsd0 still answer.
+        application.Use((context, next) =>
+        {
+            if (HttpMethods.IsGet(context.Request.Method) && string.Equals(context.Request.QueryString.Value, "?wsdl", StringComparison.OrdinalIgnoreCase))
+            {
+                context.Request.QueryString = new QueryString("?singleWsdl");
+            }
+
+            return next(context);
+        });
         if (application.Services.GetService<LongPollSessions>() is not null)
         {
             LongPollEndpoints.Map(application);

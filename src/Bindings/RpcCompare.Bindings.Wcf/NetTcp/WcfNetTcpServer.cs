@@ -56,7 +56,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
     // NetTcp sessions can call back: the push endpoints are served here.
     private IReadOnlyList<WcfEndpoint> Endpoints => WcfServiceModel.EndpointsOf(Services, HostServices, duplex: true);
 
-    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Endpoints, _options, HostServices);
+    protected override void ConfigureServices(IServiceCollection services) => WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices);
 
     // Relative endpoint addresses: CoreWCF adds the base address with the port Kestrel bound.
     protected override void Configure(WebApplication application) =>

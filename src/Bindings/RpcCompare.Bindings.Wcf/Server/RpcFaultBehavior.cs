@@ -3,6 +3,7 @@ using CoreWCF;
 using CoreWCF.Channels;
 using CoreWCF.Description;
 using CoreWCF.Dispatcher;
+using Microsoft.Extensions.Logging;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Wcf.Server;
@@ -12,9 +13,10 @@ namespace RpcCompare.Bindings.Wcf.Server;
 /// FaultException&lt;RpcFault&gt; every operation declares with [FaultContract], so a WCF client
 /// of any kind gets the code and message; a System.ServiceModel FaultException&lt;T&gt; the
 /// contract declares goes out as that typed fault (<see cref="DeclaredFaults"/>); other
-/// exceptions keep CoreWCF's default handling.
+/// exceptions keep CoreWCF's default handling (a fault saying the server failed), and are logged
+/// once each with the binding and the operation: CoreWCF itself logs nothing about them.
 /// </summary>
-internal sealed class RpcFaultBehavior(DeclaredFaults declared) : IServiceBehavior, IErrorHandler
+internal sealed partial class RpcFaultBehavior(DeclaredFaults declared, string binding, ILogger logger) : IServiceBehavior, IErrorHandler
 {
     public void AddBindingParameters(ServiceDescription serviceDescription, ServiceHostBase serviceHostBase, Collection<ServiceEndpoint> endpoints, BindingParameterCollection bindingParameters)
     {
@@ -32,8 +34,8 @@ internal sealed class RpcFaultBehavior(DeclaredFaults declared) : IServiceBehavi
     {
     }
 
-    // A refusal or a declared fault is an answer, not a server error: nothing to log.
-    public bool HandleError(Exception error) => error is RpcServiceException || declared.IsDeclared(error);
+    // A refusal, a declared fault or an unreadable request is an answer, not a server error.
+    public bool HandleError(Exception error) => error is RpcServiceException || declared.IsDeclared(error) || IsUnreadableRequest(error);
 
     public void ProvideFault(Exception error, MessageVersion version, ref Message fault)
     {
@@ -43,8 +45,19 @@ internal sealed class RpcFaultBehavior(DeclaredFaults declared) : IServiceBehavi
             return;
         }
 
-        if (error is not RpcServiceException refusal)
+        // A body CoreWCF could not read into the operation's parameters (an element in another
+        // namespace, text where a number goes) is the caller's mistake: said so, not "internal error".
+        var refusal = error as RpcServiceException
+            ?? (IsUnreadableRequest(error) ? new RpcServiceException(RpcErrorCode.InvalidArgument, $"The request could not be read: {error.Message}") : null);
+        if (refusal is null)
         {
+            // A fault CoreWCF made itself (an unknown action) already tells the client what is
+            // wrong; anything else is the server's own failure.
+            if (error is not FaultException)
+            {
+                Failed(logger, error, binding, OperationContext.Current?.IncomingMessageHeaders?.Action ?? "(no action)");
+            }
+
             return;
         }
 
@@ -52,4 +65,11 @@ internal sealed class RpcFaultBehavior(DeclaredFaults declared) : IServiceBehavi
         var exception = new FaultException<RpcFault>(detail, new FaultReason(refusal.Message), new FaultCode(refusal.Code.ToString()), ServiceNames.FaultAction);
         fault = Message.CreateMessage(version, exception.CreateMessageFault(), ServiceNames.FaultAction);
     }
+
+    private static bool IsUnreadableRequest(Exception error) =>
+        error is System.Runtime.Serialization.SerializationException or System.Xml.XmlException
+        || (error is CommunicationException && error is not FaultException && error.InnerException is System.Runtime.Serialization.SerializationException or System.Xml.XmlException);
+
+    [LoggerMessage(1, LogLevel.Error, "Binding {Binding}: {Action} failed; the client was told the server could not process it")]
+    private static partial void Failed(ILogger logger, Exception exception, string binding, string action);
 }

@@ -4,6 +4,7 @@ using CoreWCF.Channels;
 using CoreWCF.Configuration;
 using CoreWCF.Description;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Wcf.Push;
 using RpcCompare.Contracts;
 using RpcCompare.Push;
@@ -23,7 +24,7 @@ internal static class WcfServiceModel
         .. duplex && hostServices.GetService<TopicRegistry>() is not null ? WcfPushEndpoints.All : [],
     ];
 
-    public static void AddServices(IServiceCollection services, IReadOnlyList<WcfEndpoint> endpoints, WcfBindingOptions options, IServiceProvider hostServices)
+    public static void AddServices(IServiceCollection services, string binding, IReadOnlyList<WcfEndpoint> endpoints, WcfBindingOptions options, IServiceProvider hostServices)
     {
         services.AddServiceModelServices();
         foreach (var implementation in endpoints.Where(e => !e.IsPush).Select(e => e.Implementation).Distinct())
@@ -41,7 +42,8 @@ internal static class WcfServiceModel
         }
 
         services.AddSingleton<DeclaredFaults>();
-        services.AddSingleton<IServiceBehavior, RpcFaultBehavior>();
+        services.AddSingleton<IServiceBehavior>(provider => new RpcFaultBehavior(provider.GetRequiredService<DeclaredFaults>(), binding,
+            provider.GetRequiredService<ILoggerFactory>().CreateLogger<RpcFaultBehavior>()));
     }
 
     /// <summary>

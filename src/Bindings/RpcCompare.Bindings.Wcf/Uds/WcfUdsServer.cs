@@ -94,7 +94,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
             .ConfigureServices(services =>
             {
                 AddHostServices(services);
-                WcfServiceModel.AddServices(services, [endpoint], _options, HostServices);
+                WcfServiceModel.AddServices(services, Name, [endpoint], _options, HostServices);
             })
             .Build();
         host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [endpoint], () => CreateBinding(_options.MaxMessageSize), _options, _ => uri));
