@@ -10,6 +10,7 @@ public static class StreamDrain
     public static async Task<long> ReadToEndAsync(Stream stream, byte[]? buffer = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(stream);
+        // Stryker disable once Assignment : a caller's buffer or a new one read the same bytes; only the allocation differs
         buffer ??= new byte[64 * 1024];
         long length = 0;
         int read;

@@ -97,8 +97,8 @@ public sealed partial class ConnectionFloodTests
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        // Short timeouts where a binding takes one; wcf-uds has CoreWCF's fixed 30 s.
-        string[] timeouts = ["WcfNetTcp", "WcfHttp", "GrpcTcp", "GrpcUds"];
+        // Short timeouts on every binding (wcf-uds's reach CoreWCF through UdsFramingListenOptions).
+        string[] timeouts = ["WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds"];
         await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--Pipes:FrameTimeout", "00:00:02",
             .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
@@ -112,7 +112,7 @@ public sealed partial class ConnectionFloodTests
             stalled.Add((binding, socket));
         }
 
-        // Bounded well past the longest timeout (wcf-uds, 30 s), for a busy machine.
+        // Bounded well past the 2-s timeouts, for a busy machine.
         var closed = await Task.WhenAll(stalled.Select(async s => (s.Binding, (await s.Socket.ReadUntilClosedAsync(TimeSpan.FromSeconds(90))).Closed)));
         foreach (var (_, socket) in stalled)
         {

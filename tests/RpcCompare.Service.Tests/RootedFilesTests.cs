@@ -28,6 +28,55 @@ public sealed class RootedFilesTests : IDisposable
         _outside.Dispose();
     }
 
+    [Fact]
+    public void Resolve_NoPath_IsTheRootWithAnEmptyRelativeName()
+    {
+        var path = _files.Resolve(null);
+
+        Assert.Equal(("", _root.FullPath.TrimEnd('/'), 0), (path.Relative, path.RealPath, path.Names.Length));
+    }
+
+    [Fact]
+    public void CreateNew_TheRootItself_IsRefused()
+    {
+        Assert.Throws<ArgumentException>("path", () => _files.CreateNew(_files.Resolve("")));
+    }
+
+    [Fact]
+    public void CreateNew_UnderAFile_SaysANameOnItsWayIsNotADirectory()
+    {
+        var error = Assert.Throws<IOException>(() => _files.CreateNew(_files.Resolve("sub/file.txt/new.bin")));
+
+        Assert.Equal("Could not create 'sub/file.txt/new.bin': a name on its way is not a directory.", error.Message);
+    }
+
+    [Fact]
+    public void ReadDirectory_WithoutAReader_IsRefused()
+    {
+        Assert.Throws<ArgumentNullException>("read", () => _files.ReadDirectory<int>(_files.Resolve("sub"), null!, out _));
+    }
+
+    [Fact]
+    public void OpenFile_ForWriting_CanWrite_AndForReading_CannotWrite()
+    {
+        var path = _files.Resolve("sub/file.txt");
+        using (var writable = _files.OpenFile(path, FileAccess.ReadWrite, out _)!)
+        {
+            RandomAccess.Write(writable, "INSIDE"u8, 0);
+        }
+
+        using var readable = _files.OpenFile(path, FileAccess.Read, out var isDirectory)!;
+        Assert.False(isDirectory);
+        Assert.ThrowsAny<UnauthorizedAccessException>(() => RandomAccess.Write(readable, "x"u8, 0)); // EBADF: opened read-only
+        Assert.Equal("INSIDE", File.ReadAllText(_root.PathFor("sub/file.txt")));
+    }
+
+    [Fact]
+    public async Task StreamDrain_WithoutAStream_IsRefused()
+    {
+        await Assert.ThrowsAsync<ArgumentNullException>("stream", () => StreamDrain.ReadToEndAsync(null!));
+    }
+
     [Theory]
     [InlineData(FileAccess.Read)]
     [InlineData(FileAccess.ReadWrite)]
