@@ -155,13 +155,14 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     {
         var open = _connections.Count;
         var atLimit = open >= _maxConnections;
+        var closeAtOnce = open >= _maxConnections + RefusalsAnsweredAtOnce;
         if (atLimit)
         {
             // Counted and summarised per interval, not logged once per refused client.
-            _incidents?.Add(ConnectionIncident.Refused, open >= _maxConnections + RefusalsAnsweredAtOnce ? "closed at once" : "answered QuotaExceeded");
+            _incidents?.Add(ConnectionIncident.Refused, closeAtOnce ? "closed at once" : "answered QuotaExceeded");
         }
 
-        if (open >= _maxConnections + RefusalsAnsweredAtOnce)
+        if (closeAtOnce)
         {
             stream.Dispose();
             return;
