@@ -17,20 +17,17 @@ internal static class RpccCommands
 
     public static RootCommand Create(TextWriter output, TextWriter error)
     {
-        var factory = RpcClientFactory.CreateDefault();
         var root = new RootCommand("rpcc: call any RpcCompare operation over any binding and print the reply as JSON.");
-        root.Subcommands.Add(CreateCall(factory, output, error));
-        root.Subcommands.Add(CreateHealth(factory, output, error));
-        root.Subcommands.Add(CreateBindings(factory, output));
+        root.Subcommands.Add(CreateCall(output, error));
+        root.Subcommands.Add(CreateHealth(output, error));
+        root.Subcommands.Add(CreateBindings(output));
         root.Subcommands.Add(CreateOperations(output));
         return root;
     }
 
-    private static Command CreateCall(RpcClientFactory factory, TextWriter output, TextWriter error)
+    private static Command CreateCall(TextWriter output, TextWriter error)
     {
-        var binding = new Option<string>("--binding", "-b") { Description = "Binding to call over (see 'rpcc bindings').", Required = true };
-        var address = new Option<string?>("--address", "-a") { Description = "The binding's address: a socket path, URL or, for inproc, a data root." };
-        var endpoints = new Option<FileInfo?>("--endpoints", "-e") { Description = "Endpoints file a host wrote (--endpoints-file); the address is looked up there." };
+        var target = new ServerTarget("Binding to call over (see 'rpcc bindings').");
         var operation = new Argument<string>("operation") { Description = "Operation to call (see 'rpcc operations')." };
         operation.AcceptOnlyFromAmong([.. CliOperations.All.Select(o => o.Name)]);
         var path = new Option<string?>("--path") { Description = "Path relative to the data root." };
@@ -47,43 +44,52 @@ internal static class RpccCommands
 
         var call = new Command("call", "Call one operation and print its reply, or the error.")
         {
-            binding, address, endpoints, operation, path, count, offset, repeat, value, size, text, x, y, z, weight,
+            operation, path, count, offset, repeat, value, size, text, x, y, z, weight,
         };
+        foreach (var option in target.Options)
+        {
+            call.Options.Add(option);
+        }
+
         call.SetAction(async (parse, cancellationToken) =>
         {
-            var bindingName = parse.GetValue(binding)!;
-            var resolvedAddress = ResolveAddress(bindingName, parse.GetValue(address), parse.GetValue(endpoints), error);
-            if (resolvedAddress is null)
+            if (target.Resolve(parse, error) is not var (resolvedAddress, factory))
             {
                 return UsageError;
             }
+
+            using var _ = factory;
 
             var arguments = new OperationArguments(
                 parse.GetValue(path), parse.GetValue(count), parse.GetValue(offset), parse.GetValue(repeat), parse.GetValue(value),
                 parse.GetValue(size), parse.GetValue(text), parse.GetValue(x), parse.GetValue(y), parse.GetValue(z), parse.GetValue(weight));
-            return await CallAsync(factory, bindingName, resolvedAddress, CliOperations.Find(parse.GetValue(operation)!)!, arguments, output, error);
+            return await CallAsync(factory, target.Binding(parse), resolvedAddress, CliOperations.Find(parse.GetValue(operation)!)!, arguments, output, error);
         });
         return call;
     }
 
-    private static Command CreateHealth(RpcClientFactory factory, TextWriter output, TextWriter error)
+    private static Command CreateHealth(TextWriter output, TextWriter error)
     {
-        var binding = new Option<string>("--binding", "-b") { Description = "A binding with a standard health service: grpc-tcp or grpc-uds.", Required = true };
-        var address = new Option<string?>("--address", "-a") { Description = "The binding's address: a socket path or URL." };
-        var endpoints = new Option<FileInfo?>("--endpoints", "-e") { Description = "Endpoints file a host wrote (--endpoints-file); the address is looked up there." };
+        var target = new ServerTarget("A binding with a standard health service: grpc-tcp or grpc-uds.");
         var service = new Option<string>("--service") { Description = "Service to ask about, e.g. rpccompare.v1.FileService (default: the server as a whole).", DefaultValueFactory = _ => "" };
         var health = new Command("health", "Ask the server's standard health service (grpc.health.v1) and print its status; exit 0 only when SERVING.")
         {
-            binding, address, endpoints, service,
+            service,
         };
+        foreach (var option in target.Options)
+        {
+            health.Options.Add(option);
+        }
+
         health.SetAction(async (parse, cancellationToken) =>
         {
-            var bindingName = parse.GetValue(binding)!;
-            var resolvedAddress = ResolveAddress(bindingName, parse.GetValue(address), parse.GetValue(endpoints), error);
-            if (resolvedAddress is null)
+            if (target.Resolve(parse, error) is not var (resolvedAddress, factory))
             {
                 return UsageError;
             }
+
+            using var _ = factory;
+            var bindingName = target.Binding(parse);
 
             try
             {
@@ -134,45 +140,39 @@ internal static class RpccCommands
             await error.WriteLineAsync($"error: {exception.Message}");
             return CallFailed;
         }
+        catch (Exception exception) when (exception is System.ServiceModel.CommunicationException or Grpc.Core.RpcException or HttpRequestException)
+        {
+            // The framework's own failure (unreachable, refused, TLS): its innermost reason is the one that says what to do.
+            await error.WriteLineAsync($"error: {binding} at {address}: {Innermost(exception).Message}");
+            return CallFailed;
+        }
     }
 
-    private static string? ResolveAddress(string binding, string? address, FileInfo? endpoints, TextWriter error)
+    private static Exception Innermost(Exception exception)
     {
-        if (!string.IsNullOrEmpty(address))
+        var inner = exception is Grpc.Core.RpcException { Status.DebugException: { } debug } ? debug : exception;
+        while (inner.InnerException is { } next)
         {
-            return address;
+            inner = next;
         }
 
-        if (endpoints is null)
-        {
-            error.WriteLine("error: give --address, or --endpoints with the file the host wrote (--endpoints-file).");
-            return null;
-        }
-
-        if (!endpoints.Exists)
-        {
-            error.WriteLine($"error: endpoints file '{endpoints.FullName}' does not exist. Is the host running with --endpoints-file?");
-            return null;
-        }
-
-        var map = EndpointsFile.Read(endpoints.FullName);
-        if (!map.TryGetValue(binding, out var found))
-        {
-            error.WriteLine($"error: the host does not serve '{binding}'; it serves {string.Join(", ", map.Keys)}.");
-            return null;
-        }
-
-        return found;
+        return inner;
     }
 
-    private static Command CreateBindings(RpcClientFactory factory, TextWriter output)
+    private static Command CreateBindings(TextWriter output)
     {
+        IReadOnlyList<string> available;
+        using (var factory = RpcClientFactory.CreateDefault())
+        {
+            available = factory.Bindings;
+        }
+
         var command = new Command("bindings", "List every binding and whether this build can call it.");
         command.SetAction(_ =>
         {
             foreach (var name in BindingNames.All)
             {
-                var status = factory.Bindings.Contains(name) ? "available" : "not in this build";
+                var status = available.Contains(name) ? "available" : "not in this build";
                 output.WriteLine($"{name,-12} {status}");
             }
 

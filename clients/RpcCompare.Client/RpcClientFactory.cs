@@ -41,7 +41,7 @@ public sealed class RpcClientFactory : IDisposable
     }
 
     /// <summary>A factory with the client side of every binding in this build, each configured from <paramref name="options"/>.</summary>
-    /// <param name="options">Message size and connect timeout for every binding.</param>
+    /// <param name="options">Message size, connect timeout and TLS trust for every binding.</param>
     /// <param name="inProcServices">
     /// The container the inproc binding takes implementations from: a host's, or your own
     /// process's with its AddRpcService registrations, so any registered contract can be called
@@ -51,8 +51,8 @@ public sealed class RpcClientFactory : IDisposable
     public static RpcClientFactory CreateDefault(RpcClientOptions? options = null, IServiceProvider? inProcServices = null)
     {
         options ??= new RpcClientOptions();
-        var wcf = new WcfClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout };
-        var grpc = new GrpcClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout };
+        var wcf = new WcfClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout, Tls = options.Tls };
+        var grpc = new GrpcClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout, Tls = options.Tls };
         return new(
         [
             new WcfNetTcpClientProvider(wcf),

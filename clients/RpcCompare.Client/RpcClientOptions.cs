@@ -1,3 +1,5 @@
+using RpcCompare.Bindings.Security;
+
 namespace RpcCompare.Client;
 
 /// <summary>Client-side settings every binding's client takes, whatever its framework.</summary>
@@ -11,4 +13,11 @@ public sealed class RpcClientOptions
 
     /// <summary>How long to wait for a connection. Defaults to 5 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// How TLS servers are trusted (a pinned thumbprint, or the system's roots). Setting it turns
+    /// TLS on for wcf-nettcp; wcf-http and grpc-tcp use TLS for an https:// address. Defaults to
+    /// null: plaintext net.tcp. <see cref="Bindings.HostEndpoints.ClientTls"/> gives what a host's endpoints file says.
+    /// </summary>
+    public ClientTlsOptions? Tls { get; set; }
 }

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Service;
 
 namespace RpcCompare.Host;
@@ -15,10 +16,13 @@ internal sealed partial class EndpointsPublisher : IHostedService
     private readonly IHostApplicationLifetime _lifetime;
     private readonly RpcCompareHostOptions _options;
     private readonly ILogger<EndpointsPublisher> _logger;
+    private readonly TransportSecurity _security;
     private CancellationTokenRegistration _registration;
 
-    public EndpointsPublisher(IEnumerable<IBindingServer> servers, DataRoot dataRoot, IHostApplicationLifetime lifetime, IOptions<RpcCompareHostOptions> options, ILogger<EndpointsPublisher> logger)
+    public EndpointsPublisher(IEnumerable<IBindingServer> servers, DataRoot dataRoot, IHostApplicationLifetime lifetime, IOptions<RpcCompareHostOptions> options,
+        TransportSecurity security, ILogger<EndpointsPublisher> logger)
     {
+        _security = security;
         _servers = servers;
         _dataRoot = dataRoot;
         _lifetime = lifetime;
@@ -55,9 +59,14 @@ internal sealed partial class EndpointsPublisher : IHostedService
             // inproc is no listener: its "address" is the data root a same-machine client opens directly.
             endpoints[BindingNames.InProc] = _dataRoot.FullPath;
             LogDataRoot(_logger, _dataRoot.FullPath);
+            if (_security.Certificate is { } certificate)
+            {
+                LogCertificate(_logger, certificate.Thumbprint, certificate.Source, certificate.Certificate.NotAfter.ToUniversalTime());
+            }
+
             if (_options.EndpointsFile is { } path)
             {
-                await EndpointsFile.WriteAsync(path, endpoints);
+                await EndpointsFile.WriteAsync(path, new HostEndpoints(endpoints, _security.Certificate?.Thumbprint));
                 LogEndpointsFile(_logger, path);
             }
 
@@ -84,6 +93,9 @@ internal sealed partial class EndpointsPublisher : IHostedService
 
     [LoggerMessage(3, LogLevel.Information, "Ready: {Bindings}")]
     private static partial void LogReady(ILogger logger, string bindings);
+
+    [LoggerMessage(5, LogLevel.Information, "TLS on the TCP bindings: certificate SHA-256 {Thumbprint} ({Source}), valid until {NotAfter:yyyy-MM-dd}")]
+    private static partial void LogCertificate(ILogger logger, string thumbprint, string source, DateTime notAfter);
 
     [LoggerMessage(4, LogLevel.Critical, "Could not publish the endpoints; stopping")]
     private static partial void LogPublishFailed(ILogger logger, Exception exception);

@@ -16,7 +16,15 @@ internal static class HostCommandLine
         ["--max-connections"] = "RpcCompare:MaxConnectionsPerBinding",
         ["--listen-address"] = "RpcCompare:ListenAddress",
         ["--advertised-host"] = "RpcCompare:AdvertisedHost",
+        ["--state-dir"] = "RpcCompare:StateDirectory",
+        ["--tls"] = "Tls:Enabled",
+        ["--tls-certificate"] = "Tls:CertificateFile",
+        ["--tls-key"] = "Tls:KeyFile",
+        ["--allow-insecure"] = "Tls:AllowInsecure",
     };
+
+    /// <summary>Switches that take no value: present means true.</summary>
+    private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--tls", "--allow-insecure" };
 
     public static string Usage => $$"""
         RpcCompare host: serves the same service on every binding of this build at once.
@@ -48,12 +56,28 @@ internal static class HostCommandLine
                                    (default 0: a free port, written to the endpoints file).
           --advertised-host NAME   Host name the endpoints file gives for the TCP bindings
                                    (default: the listen address; 127.0.0.1 for 0.0.0.0).
+          --tls                    TLS on every TCP binding (wcf-nettcp, wcf-http as HTTPS, grpc-tcp
+                                   over TLS). The certificate: --tls-certificate, or else a
+                                   self-signed one kept in the state directory; its SHA-256
+                                   thumbprint is logged and written to the endpoints file.
+          --tls-certificate PATH   Server certificate, PEM (key in it or --tls-key) or .pfx
+                                   (password: --Tls:CertificatePassword). Implies --tls.
+          --tls-key PATH           PEM private key of --tls-certificate.
+          --allow-insecure         Let a TCP binding listen beyond loopback without TLS (refused
+                                   otherwise).
+          --state-dir DIR          Where the host keeps what outlives a run, such as its
+                                   self-signed certificate (default: $XDG_STATE_HOME/rpccompare,
+                                   else ~/.local/state/rpccompare).
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 
         Every setting can also come from appsettings.json or the environment
         (e.g. RpcCompare__Bindings=pipes). SIGTERM or Ctrl+C stops the host cleanly.
         """;
+
+    /// <summary>The arguments with each value-less flag (--tls) given its value (--tls=true), as the configuration reader expects.</summary>
+    public static string[] ExpandFlags(IEnumerable<string> args) =>
+        [.. args.Select(a => s_flags.Contains(a) ? a + "=true" : a)];
 
     public static bool WantsHelp(IEnumerable<string> args) =>
         args.Any(a => a is "-h" or "--help" or "-?" or "/?");
@@ -75,7 +99,7 @@ internal static class HostCommandLine
                 return name;
             }
 
-            if (!arg.Contains('=', StringComparison.Ordinal))
+            if (!arg.Contains('=', StringComparison.Ordinal) && !s_flags.Contains(name))
             {
                 i++; // Skip the switch's value.
             }

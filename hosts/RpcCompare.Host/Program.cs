@@ -18,7 +18,7 @@ if (HostCommandLine.FindUnknownSwitch(args) is { } unknown)
 // Content root at the executable so appsettings.json is found whatever the working directory;
 // the command line is added below with the host's switch mappings.
 var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { ContentRootPath = AppContext.BaseDirectory });
-builder.Configuration.AddCommandLine(args, HostCommandLine.SwitchMappings);
+builder.Configuration.AddCommandLine(HostCommandLine.ExpandFlags(args), HostCommandLine.SwitchMappings);
 
 var hostSection = builder.Configuration.GetSection(RpcCompareHostOptions.SectionName);
 var hostOptions = hostSection.Get<RpcCompareHostOptions>() ?? new RpcCompareHostOptions();
@@ -37,6 +37,18 @@ catch (Exception exception) when (exception is ArgumentException or NotSupported
     return 2;
 }
 
+RpcCompare.Bindings.Security.TransportSecurity security;
+try
+{
+    security = HostTls.Create(builder.Configuration, hostOptions);
+}
+catch (Exception exception) when (exception is InvalidOperationException or IOException or UnauthorizedAccessException)
+{
+    Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
+    return 2;
+}
+
+builder.Services.AddSingleton(security);
 using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
 builder.Services.Configure<RpcCompareHostOptions>(hostSection);
 builder.Services.AddRpcCompareServices(builder.Configuration, only: services);

@@ -57,4 +57,16 @@ internal sealed class RpcCompareHostOptions
     /// the service name, so clients in other containers of its network reach the host by name.
     /// </summary>
     public string? AdvertisedHost { get; set; }
+
+    /// <summary>
+    /// Where the host keeps what outlives one run (its self-signed TLS certificate). Defaults to
+    /// null: $XDG_STATE_HOME/rpccompare, else ~/.local/state/rpccompare.
+    /// </summary>
+    public string? StateDirectory { get; set; }
+
+    /// <summary>The state directory in force: <see cref="StateDirectory"/> or the XDG default.</summary>
+    public string EffectiveStateDirectory =>
+        StateDirectory is { Length: > 0 } configured ? Path.GetFullPath(configured)
+        : Environment.GetEnvironmentVariable("XDG_STATE_HOME") is { Length: > 0 } xdg ? Path.Combine(xdg, "rpccompare")
+        : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".local", "state", "rpccompare");
 }

@@ -41,7 +41,7 @@ internal sealed class LoadRun
             if (_options.HostEndpointsFile is { } file)
             {
                 endpoints = File.Exists(file)
-                    ? EndpointsFile.Read(file)
+                    ? EndpointsFile.Read(file).Addresses
                     : throw new IOException($"No endpoints file at '{file}'. Start the host with --endpoints-file first.");
             }
             else

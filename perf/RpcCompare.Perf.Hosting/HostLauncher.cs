@@ -161,7 +161,7 @@ public sealed class HostLauncher : IAsyncDisposable
         }
 
         await exited.CancelAsync();
-        Endpoints = await waitForEndpoints;
+        Endpoints = (await waitForEndpoints).Addresses;
     }
 
     /// <summary>

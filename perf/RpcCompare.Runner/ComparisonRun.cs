@@ -134,7 +134,7 @@ internal sealed class ComparisonRun
                 _hostAllocations.NotMeasured("the host was started elsewhere (--host), so the runner does not know its process");
             }
 
-            return (EndpointsFile.Read(file), $"already running ({file})");
+            return (EndpointsFile.Read(file).Addresses, $"already running ({file})");
         }
 
         _console.MarkupLine("Starting RpcCompare.Host ...");

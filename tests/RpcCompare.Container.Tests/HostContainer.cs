@@ -55,7 +55,7 @@ internal sealed class HostContainer : IAsyncDisposable
         try
         {
             Assert.True(started.ExitCode == 0, started.Output);
-            var endpoints = await EndpointsFile.WaitAsync(volume.PathFor("endpoints.json"), TimeSpan.FromSeconds(60));
+            var endpoints = (await EndpointsFile.WaitAsync(volume.PathFor("endpoints.json"), TimeSpan.FromSeconds(60))).Addresses;
             return new HostContainer(name, volume, published, endpoints);
         }
         catch

@@ -54,7 +54,7 @@ internal sealed class HostProcess : IAsyncDisposable
     {
         try
         {
-            return await EndpointsFile.WaitAsync(path, TestTimeout.Default);
+            return (await EndpointsFile.WaitAsync(path, TestTimeout.Default)).Addresses;
         }
         catch (TimeoutException exception)
         {

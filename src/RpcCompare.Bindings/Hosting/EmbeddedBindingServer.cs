@@ -3,6 +3,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 
 namespace RpcCompare.Bindings.Hosting;
 
@@ -39,6 +40,9 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
 
     /// <summary>The contracts the host serves (AddRpcService), which this binding exposes.</summary>
     protected IReadOnlyList<RpcServiceDescriptor> Services => [.. HostServices.GetServices<RpcServiceDescriptor>()];
+
+    /// <summary>TLS for a TCP binding, from the host (plaintext and loopback-only when the host registered none).</summary>
+    protected TransportSecurity Security => HostServices.GetService<TransportSecurity>() ?? TransportSecurity.Plaintext;
 
     /// <summary>What this binding carries; checked for every registered contract before it listens.</summary>
     protected virtual CarryRules Carries => CarryRules.Everything;

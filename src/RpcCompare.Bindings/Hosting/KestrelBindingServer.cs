@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 
 namespace RpcCompare.Bindings.Hosting;
 
@@ -66,9 +67,16 @@ public abstract class KestrelBindingServer : EmbeddedBindingServer
         return dialled.GetLeftPart(UriPartial.Authority);
     }
 
-    /// <summary>Parses a listen address option, naming the option when it is not an IP address.</summary>
-    protected static IPAddress ParseListenAddress(string value, string option) =>
-        IPAddress.TryParse(value, out var address)
-            ? address
+    /// <summary>
+    /// Parses a listen address option, naming the option when it is not an IP address, and refuses
+    /// an address beyond loopback without TLS (<see cref="TransportSecurity.ThrowIfExposed"/>).
+    /// </summary>
+    protected IPAddress CheckedListenAddress(string value, string option)
+    {
+        var address = IPAddress.TryParse(value, out var parsed)
+            ? parsed
             : throw new InvalidOperationException($"{option} must be an IP address such as 127.0.0.1 or 0.0.0.0; got '{value}'.");
+        Security.ThrowIfExposed(Name, address, option);
+        return address;
+    }
 }

@@ -4,11 +4,11 @@ namespace RpcCompare.Bindings.Tests;
 
 public sealed class EndpointsFileTests : IDisposable
 {
-    private static readonly Dictionary<string, string> s_endpoints = new()
+    private static readonly HostEndpoints s_endpoints = new(new Dictionary<string, string>
     {
         ["grpc-tcp"] = "http://127.0.0.1:5001",
         ["pipes"] = "/tmp/rpccompare/pipes.sock",
-    };
+    });
 
     private readonly TemporaryDirectory _directory = new();
 
@@ -19,7 +19,7 @@ public sealed class EndpointsFileTests : IDisposable
     {
         await EndpointsFile.WriteAsync(Path, s_endpoints);
 
-        Assert.Equal(s_endpoints, EndpointsFile.Read(Path));
+        Assert.Equal(s_endpoints.Addresses, EndpointsFile.Read(Path).Addresses);
         Assert.Contains("\n  \"pipes\": ", await File.ReadAllTextAsync(Path), StringComparison.Ordinal);
     }
 
@@ -30,8 +30,33 @@ public sealed class EndpointsFileTests : IDisposable
 
         await EndpointsFile.WriteAsync(Path, s_endpoints);
 
-        Assert.Equal(s_endpoints, EndpointsFile.Read(Path));
+        Assert.Equal(s_endpoints.Addresses, EndpointsFile.Read(Path).Addresses);
         Assert.Equal(["endpoints.json"], Directory.GetFiles(_directory.FullPath).Select(System.IO.Path.GetFileName));
+    }
+
+    [Fact]
+    public async Task ACertificateThumbprint_IsWrittenBesideTheBindings_AndReadBackApartFromThem()
+    {
+        var thumbprint = new string('A', 64);
+
+        await EndpointsFile.WriteAsync(Path, s_endpoints with { CertificateThumbprint = thumbprint });
+
+        var read = EndpointsFile.Read(Path);
+        Assert.Equal(s_endpoints.Addresses, read.Addresses);
+        Assert.Equal(thumbprint, read.CertificateThumbprint);
+        Assert.Equal(thumbprint, read.ClientTls?.ServerCertificateThumbprint);
+        Assert.Contains($"\"{EndpointsFile.CertificateKey}\": \"{thumbprint}\"", await File.ReadAllTextAsync(Path), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task APlaintextHost_HasNoThumbprint_AndClientsNoTls()
+    {
+        await EndpointsFile.WriteAsync(Path, s_endpoints);
+
+        var read = EndpointsFile.Read(Path);
+        Assert.Null(read.CertificateThumbprint);
+        Assert.Null(read.ClientTls);
+        Assert.DoesNotContain(EndpointsFile.CertificateKey, await File.ReadAllTextAsync(Path), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -53,7 +78,7 @@ public sealed class EndpointsFileTests : IDisposable
 
         await EndpointsFile.WriteAsync(Path, s_endpoints);
 
-        Assert.Equal(s_endpoints, await waiting.Bounded());
+        Assert.Equal(s_endpoints.Addresses, (await waiting.Bounded()).Addresses);
     }
 
     [Fact]

@@ -1,3 +1,5 @@
+using RpcCompare.Bindings.Security;
+
 namespace RpcCompare.Bindings.Grpc.Client;
 
 /// <summary>Client-side settings of the gRPC bindings.</summary>
@@ -22,4 +24,10 @@ public sealed class GrpcClientOptions
 
     /// <summary>What makes the contract proxies; see <see cref="GrpcEngine"/>. The server must use the same engine.</summary>
     public GrpcEngine Engine { get; set; } = GrpcEngine.ContractModel;
+
+    /// <summary>
+    /// How the server's certificate is trusted when the address is https:// (grpc-tcp over TLS).
+    /// Defaults to null: the system's trust and host-name checks.
+    /// </summary>
+    public ClientTlsOptions? Tls { get; set; }
 }

@@ -121,6 +121,7 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     {
         PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
         ConnectTimeout = Options.ConnectTimeout,
+        SslOptions = { RemoteCertificateValidationCallback = Options.Tls?.ValidationCallback },
     };
 
     // See GrpcClientOptions.EnableMultipleHttp2Connections: on by default, as grpc-dotnet's

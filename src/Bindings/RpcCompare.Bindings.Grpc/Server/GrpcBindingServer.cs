@@ -143,10 +143,16 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
     /// HTTP/2 only (gRPC needs nothing else, and prior knowledge skips the HTTP/1.1 upgrade dance),
     /// with the handshake timeout on the connection preface, which Kestrel leaves to the idle timeout.
     /// </summary>
-    protected void ConfigureListener(ListenOptions listen)
+    protected void ConfigureListener(ListenOptions listen, bool tls = false)
     {
         ArgumentNullException.ThrowIfNull(listen);
         listen.Protocols = HttpProtocols.Http2;
+        if (tls)
+        {
+            // Before the preface deadline, which must see the decrypted bytes.
+            Security.UseTls(listen, _options.HandshakeTimeout);
+        }
+
         PrefaceTimeout.AddTo(listen, PrefaceTimeout.Http2PrefaceLength, _options.HandshakeTimeout, Incidents);
     }
 

@@ -5,7 +5,10 @@ using RpcCompare.Bindings.Grpc.Server;
 
 namespace RpcCompare.Bindings.Grpc.Tcp;
 
-/// <summary>grpc-tcp: h2c on 127.0.0.1 (or the configured address). The address is the http:// URL a GrpcChannel dials.</summary>
+/// <summary>
+/// grpc-tcp: h2c on 127.0.0.1 (or the configured address), or HTTP/2 over TLS (ALPN h2) when the
+/// host has TLS on. The address is the http:// or https:// URL a GrpcChannel dials.
+/// </summary>
 internal sealed class GrpcTcpServer : GrpcBindingServer
 {
     private readonly GrpcTcpBindingOptions _options;
@@ -21,7 +24,7 @@ internal sealed class GrpcTcpServer : GrpcBindingServer
     protected override string SectionName => GrpcTcpBindingOptions.SectionName;
 
     protected override void Listen(KestrelServerOptions options) =>
-        options.Listen(ParseListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, ConfigureListener);
+        options.Listen(CheckedListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, listen => ConfigureListener(listen, tls: Security.UsesTls));
 
     protected override string BoundAddress(IHost host) => ListeningUrl(host);
 }

@@ -28,7 +28,7 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
     protected override void Listen(KestrelServerOptions options)
     {
         StaleSocketFile.RemoveIfStale(SocketPath);
-        options.ListenUnixSocket(SocketPath, ConfigureListener);
+        options.ListenUnixSocket(SocketPath, listen => ConfigureListener(listen));
     }
 
     protected override string BoundAddress(IHost host) => SocketPath;

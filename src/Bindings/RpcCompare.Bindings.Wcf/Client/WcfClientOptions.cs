@@ -1,3 +1,5 @@
+using RpcCompare.Bindings.Security;
+
 namespace RpcCompare.Bindings.Wcf.Client;
 
 /// <summary>Client-side settings of the WCF bindings.</summary>
@@ -21,4 +23,10 @@ public sealed class WcfClientOptions
     /// empty. Defaults to 20 seconds; the server caps it (WcfHttp:LongPollMaxWait).
     /// </summary>
     public TimeSpan LongPollWait { get; set; } = TimeSpan.FromSeconds(20);
+
+    /// <summary>
+    /// How the server's certificate is trusted; setting it turns TLS on for wcf-nettcp (wcf-http
+    /// uses TLS for an https:// address). Defaults to null: plaintext net.tcp, system trust for https.
+    /// </summary>
+    public ClientTlsOptions? Tls { get; set; }
 }

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using System.ServiceModel.Security;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Push;
@@ -39,9 +40,10 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         ArgumentException.ThrowIfNullOrEmpty(address);
         var factory = (ChannelFactory<TContract>)_factories.GetOrAdd((typeof(TContract), address), key =>
         {
-            var binding = CreateBinding(WcfEndpoints.IsStreamed(key.Contract));
+            var endpoint = EndpointUri(WcfEndpoints.NameOf(key.Contract), key.Address);
+            var binding = CreateBinding(WcfEndpoints.IsStreamed(key.Contract), UsesTls(endpoint));
             binding.OpenTimeout = Options.ConnectTimeout;
-            return new ChannelFactory<TContract>(binding, new EndpointAddress(EndpointUri(WcfEndpoints.NameOf(key.Contract), key.Address)));
+            return TrustServer(new ChannelFactory<TContract>(binding, new EndpointAddress(endpoint)));
         });
         return WcfClientProxy.Create(() => OpenChannel(factory), Options.MaxMessageSize);
     }
@@ -73,11 +75,11 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
         PushVariant.ThrowUnlessOffered(variant, WcfPushEndpoints.Variants, Name);
         var factory = _pushFactories.GetOrAdd(EndpointUri(WcfPushEndpoints.NameOf(variant ?? WcfPushEndpoints.Typed), address), uri =>
         {
-            var binding = CreateBinding(streamed: false);
+            var binding = CreateBinding(streamed: false, UsesTls(uri));
             binding.OpenTimeout = Options.ConnectTimeout;
             // A subscriber may hear nothing for longer than WCF's 10-minute idle limit.
             binding.ReceiveTimeout = TimeSpan.MaxValue;
-            return new DuplexChannelFactory<IPushDuplexService>(typeof(WcfPushCallback), binding, new EndpointAddress(uri));
+            return TrustServer(new DuplexChannelFactory<IPushDuplexService>(typeof(WcfPushCallback), binding, new EndpointAddress(uri)));
         });
         return new WcfPushClient(factory, Name, Options.MaxMessageSize);
     }
@@ -100,9 +102,38 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
 
     /// <summary>
     /// The client binding, matching the server's, with <see cref="WcfClientOptions.MaxMessageSize"/> as its quotas;
-    /// <paramref name="streamed"/> for a contract that moves Streams (<see cref="WcfEndpoints.IsStreamed"/>).
+    /// <paramref name="streamed"/> for a contract that moves Streams (<see cref="WcfEndpoints.IsStreamed"/>),
+    /// <paramref name="tls"/> for transport security.
     /// </summary>
-    protected abstract Binding CreateBinding(bool streamed);
+    protected abstract Binding CreateBinding(bool streamed, bool tls);
+
+    /// <summary>Whether calls to <paramref name="endpoint"/> use TLS.</summary>
+    protected abstract bool UsesTls(Uri endpoint);
+
+    /// <summary>
+    /// A pinned thumbprint replaces WCF's chain check (a host's self-signed certificate chains to
+    /// nothing); without one, WCF's own checks apply. Revocation is not checked for a pinned certificate.
+    /// HTTPS checks through the HttpClientHandler instead (<see cref="HttpsTrustBehavior"/>).
+    /// </summary>
+    private TFactory TrustServer<TFactory>(TFactory factory)
+        where TFactory : ChannelFactory
+    {
+        if (Options.Tls is { } tls && factory.Endpoint.Binding.CreateBindingElements().Find<HttpsTransportBindingElement>() is not null)
+        {
+            factory.Endpoint.EndpointBehaviors.Add(new HttpsTrustBehavior(tls));
+        }
+        else if (Options.Tls?.ServerCertificateThumbprint is not null)
+        {
+            factory.Credentials.ServiceCertificate.SslCertificateAuthentication = new X509ServiceCertificateAuthentication
+            {
+                CertificateValidationMode = X509CertificateValidationMode.Custom,
+                CustomCertificateValidator = new PinnedCertificateValidator(Options.Tls),
+                RevocationMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
+            };
+        }
+
+        return factory;
+    }
 
     /// <summary>Streamed transfer on the client's side of a streamed contract's endpoint, as the server has it.</summary>
     protected void UseStreamedTransfer(Binding binding)
@@ -140,6 +171,11 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
     {
         var custom = new CustomBinding(binding);
         custom.Elements.Find<ConnectionOrientedTransportBindingElement>().ConnectionBufferSize = ConnectionBufferSize;
+        if (custom.Elements.Find<SslStreamSecurityBindingElement>() is { } tls && Options.Tls?.ServerCertificateThumbprint is not null)
+        {
+            tls.IdentityVerifier = new PinnedIdentityVerifier();
+        }
+
         return SendLimitBindingElement.Apply(custom, Options.MaxMessageSize, () =>
         {
             var binary = new BinaryMessageEncodingBindingElement();

@@ -7,7 +7,7 @@ using RpcCompare.Bindings.Wcf.Push.LongPoll;
 
 namespace RpcCompare.Bindings.Wcf.Http;
 
-/// <summary>wcf-http clients; the address is the server's http://127.0.0.1:port base.</summary>
+/// <summary>wcf-http clients; the address is the server's http://127.0.0.1:port base, or https:// for HTTPS.</summary>
 public sealed class WcfHttpClientProvider : WcfClientProvider, IPushClientProvider
 {
     public WcfHttpClientProvider(WcfClientOptions? options = null)
@@ -24,16 +24,18 @@ public sealed class WcfHttpClientProvider : WcfClientProvider, IPushClientProvid
         ArgumentException.ThrowIfNullOrEmpty(address);
         PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
         var baseAddress = EndpointUri("", address);
-        return new LongPollPushClient(baseAddress, Options.LongPollWait, Options.MaxMessageSize, Options.ConnectTimeout);
+        return new LongPollPushClient(baseAddress, Options.LongPollWait, Options.MaxMessageSize, Options.ConnectTimeout, Options.Tls);
     }
 
     public override string Name => BindingNames.WcfHttp;
 
     internal override CarryRules Carries => WcfCarryRules.BasicHttp;
 
-    protected override Binding CreateBinding(bool streamed)
+    protected override bool UsesTls(Uri endpoint) => endpoint.Scheme == Uri.UriSchemeHttps;
+
+    protected override Binding CreateBinding(bool streamed, bool tls)
     {
-        var binding = new BasicHttpBinding(BasicHttpSecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
+        var binding = new BasicHttpBinding(tls ? BasicHttpSecurityMode.Transport : BasicHttpSecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);
         if (streamed)
         {
@@ -44,7 +46,7 @@ public sealed class WcfHttpClientProvider : WcfClientProvider, IPushClientProvid
     }
 
     protected override Uri EndpointUri(string endpointName, string address) =>
-        Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme == Uri.UriSchemeHttp
+        Uri.TryCreate(address, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps)
             ? new Uri(new Uri(address.TrimEnd('/') + "/"), endpointName)
-            : throw new ArgumentException($"A wcf-http address is an http:// URL such as http://127.0.0.1:8080; got '{address}'.", nameof(address));
+            : throw new ArgumentException($"A wcf-http address is an http:// or https:// URL such as http://127.0.0.1:8080; got '{address}'.", nameof(address));
 }

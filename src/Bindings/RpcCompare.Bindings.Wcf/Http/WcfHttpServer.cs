@@ -18,8 +18,8 @@ using RpcCompare.Push;
 namespace RpcCompare.Bindings.Wcf.Http;
 
 /// <summary>
-/// wcf-http: CoreWCF BasicHttpBinding on Kestrel, HTTP/1.1 on 127.0.0.1. The address is the
-/// http:// base; each contract is at base/&lt;service name&gt;, its WSDL at base/&lt;service name&gt;?wsdl.
+/// wcf-http: CoreWCF BasicHttpBinding on Kestrel, HTTP/1.1 on 127.0.0.1, or HTTPS (the secure
+/// BasicHttp binding, TLS by Kestrel) when the host has TLS on. The address is the http:// or https:// base; each contract is at base/&lt;service name&gt;, its WSDL at base/&lt;service name&gt;?wsdl.
 /// </summary>
 internal sealed class WcfHttpServer : KestrelBindingServer
 {
@@ -35,10 +35,10 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override CarryRules Carries => WcfCarryRules.BasicHttp;
 
-    /// <summary>The binding both sides use: text SOAP 1.1, no security, buffered, quotas from the options.</summary>
-    public static BasicHttpBinding CreateBinding(int maxMessageSize)
+    /// <summary>The binding both sides use: text SOAP 1.1, buffered, quotas from the options; HTTPS (Transport security) when <paramref name="tls"/>.</summary>
+    public static BasicHttpBinding CreateBinding(int maxMessageSize, bool tls = false)
     {
-        var binding = new BasicHttpBinding(CoreWCF.Channels.BasicHttpSecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
+        var binding = new BasicHttpBinding(tls ? CoreWCF.Channels.BasicHttpSecurityMode.Transport : CoreWCF.Channels.BasicHttpSecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
         WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
         return binding;
     }
@@ -52,7 +52,14 @@ internal sealed class WcfHttpServer : KestrelBindingServer
         // Kestrel's own limit would reset the connection while the client is still sending, and
         // the client would report a broken pipe instead.
         options.Limits.MaxRequestBodySize = null;
-        options.Listen(ParseListenAddress(_options.ListenAddress, "WcfHttp:ListenAddress"), _options.Port, listen => listen.Protocols = HttpProtocols.Http1);
+        options.Listen(CheckedListenAddress(_options.ListenAddress, "WcfHttp:ListenAddress"), _options.Port, listen =>
+        {
+            listen.Protocols = HttpProtocols.Http1;
+            if (Security.UsesTls)
+            {
+                Security.UseTls(listen, _options.HandshakeTimeout);
+            }
+        });
     }
 
     protected override void ConfigureServices(IServiceCollection services)
@@ -106,7 +113,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
             });
         }
 
-        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize), _options,
+        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize, Security.UsesTls), _options,
             endpoint => new Uri(endpoint.Name, UriKind.Relative)));
     }
 

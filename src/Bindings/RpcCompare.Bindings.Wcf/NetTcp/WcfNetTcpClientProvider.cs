@@ -6,7 +6,7 @@ using RpcCompare.Bindings.Wcf.Push;
 
 namespace RpcCompare.Bindings.Wcf.NetTcp;
 
-/// <summary>wcf-nettcp clients; the address is the server's net.tcp://127.0.0.1:port base.</summary>
+/// <summary>wcf-nettcp clients; the address is the server's net.tcp://127.0.0.1:port base; TLS when <see cref="WcfClientOptions.Tls"/> is set.</summary>
 public sealed class WcfNetTcpClientProvider : WcfClientProvider, IPushClientProvider
 {
     public WcfNetTcpClientProvider(WcfClientOptions? options = null)
@@ -21,9 +21,17 @@ public sealed class WcfNetTcpClientProvider : WcfClientProvider, IPushClientProv
 
     public override string Name => BindingNames.WcfNetTcp;
 
-    protected override Binding CreateBinding(bool streamed)
+    // A net.tcp:// address cannot say whether the server speaks TLS: the options do (the endpoints file's thumbprint).
+    protected override bool UsesTls(Uri endpoint) => Options.Tls is not null;
+
+    protected override Binding CreateBinding(bool streamed, bool tls)
     {
-        var binding = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
+        var binding = new NetTcpBinding(tls ? SecurityMode.Transport : SecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
+        if (tls)
+        {
+            binding.Security.Transport.ClientCredentialType = TcpClientCredentialType.None;
+        }
+
         RaiseQuotas(binding.ReaderQuotas);
         if (streamed)
         {

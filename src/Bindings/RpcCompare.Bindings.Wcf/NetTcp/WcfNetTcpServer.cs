@@ -13,8 +13,8 @@ using RpcCompare.Bindings.Wcf.Server;
 namespace RpcCompare.Bindings.Wcf.NetTcp;
 
 /// <summary>
-/// wcf-nettcp: CoreWCF's NetTcp framing on Kestrel, 127.0.0.1 only (a client dialling "localhost"
-/// would try IPv6 first). The address is the net.tcp:// base; each contract is at base/&lt;service name&gt;.
+/// wcf-nettcp: CoreWCF's NetTcp framing on Kestrel, 127.0.0.1 by default (a client dialling "localhost"
+/// would try IPv6 first); transport security (TLS) when the host has it on. The address is the net.tcp:// base; each contract is at base/&lt;service name&gt;.
 /// </summary>
 internal sealed class WcfNetTcpServer : KestrelBindingServer
 {
@@ -30,10 +30,19 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
 
     protected override CarryRules Carries => WcfCarryRules.Sessionful;
 
-    /// <summary>The binding both sides use: binary encoding, SecurityMode.None, quotas from the options.</summary>
-    public static NetTcpBinding CreateBinding(int maxMessageSize)
+    /// <summary>
+    /// The binding both sides use: binary encoding, quotas from the options, and SecurityMode.None,
+    /// or Transport (TLS through WCF's SSL stream upgrade) when <paramref name="tls"/>.
+    /// </summary>
+    public static NetTcpBinding CreateBinding(int maxMessageSize, bool tls = false)
     {
-        var binding = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
+        var binding = new NetTcpBinding(tls ? SecurityMode.Transport : SecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
+        if (tls)
+        {
+            // Transport security defaults to Windows credentials, which CoreWCF on Linux cannot check.
+            binding.Security.Transport.ClientCredentialType = TcpClientCredentialType.None;
+        }
+
         WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
         return binding;
     }
@@ -44,7 +53,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
     // timeouts do not; CoreWCF's channel initialization timeout bounds the preamble instead.
     protected override void ConfigureWebHost(IWebHostBuilder webHost)
     {
-        var address = ParseListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress");
+        var address = CheckedListenAddress(_options.ListenAddress, "WcfNetTcp:ListenAddress");
         webHost.UseNetTcp(options => options.Listen(new UriBuilder("net.tcp", address.ToString(), _options.Port).Uri,
             listen =>
             {
@@ -60,8 +69,16 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
 
     // Relative endpoint addresses: CoreWCF adds the base address with the port Kestrel bound.
     protected override void Configure(WebApplication application) =>
-        application.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize), _options,
-            endpoint => new Uri(endpoint.Name, UriKind.Relative)));
+        application.UseServiceModel(builder =>
+        {
+            WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize, Security.UsesTls), _options,
+                endpoint => new Uri(endpoint.Name, UriKind.Relative));
+            if (Security.Certificate is { } certificate)
+            {
+                // NetTcp's TLS is WCF's own (an SSL stream upgrade inside its framing), not Kestrel's.
+                builder.ConfigureAllServiceHostBase(host => host.Credentials.ServiceCertificate.Certificate = certificate.Certificate);
+            }
+        });
 
     protected override string BoundAddress(IHost host) =>
         new UriBuilder(ListeningUrl(host)) { Scheme = "net.tcp" }.Uri.GetLeftPart(UriPartial.Authority);

@@ -21,7 +21,10 @@ public sealed class WcfUdsClientProvider : WcfClientProvider, IPushClientProvide
 
     public override string Name => BindingNames.WcfUds;
 
-    protected override Binding CreateBinding(bool streamed)
+    // A Unix socket never leaves the machine: no TLS.
+    protected override bool UsesTls(Uri endpoint) => false;
+
+    protected override Binding CreateBinding(bool streamed, bool tls)
     {
         var binding = new UnixDomainSocketBinding(UnixDomainSocketSecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize };
         RaiseQuotas(binding.ReaderQuotas);

@@ -56,7 +56,7 @@ public sealed class GreeterBinding(IServiceProvider hostServices, IOptions<Greet
     protected override (FrameworkConnectionOptions Options, string Section) Connections => (Options, "Greeter");
 
     protected override void ConfigureKestrel(KestrelServerOptions options) =>
-        options.Listen(ParseListenAddress(Options.ListenAddress, "Greeter:ListenAddress"), 0);
+        options.Listen(CheckedListenAddress(Options.ListenAddress, "Greeter:ListenAddress"), 0);
 
     protected override void ConfigureServices(IServiceCollection services)
     {

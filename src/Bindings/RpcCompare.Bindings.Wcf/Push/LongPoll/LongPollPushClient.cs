@@ -1,5 +1,6 @@
 using System.Net.Http.Json;
 using RpcCompare.Bindings.Push;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
 
@@ -21,11 +22,11 @@ internal sealed class LongPollPushClient : IPushClient
     private string? _session;
     private Task? _pollLoop;
 
-    public LongPollPushClient(Uri baseAddress, TimeSpan wait, int clientLimit, TimeSpan connectTimeout)
+    public LongPollPushClient(Uri baseAddress, TimeSpan wait, int clientLimit, TimeSpan connectTimeout, ClientTlsOptions? tls = null)
     {
         _wait = wait;
         _clientLimit = clientLimit;
-        _http = new HttpClient(new SocketsHttpHandler { ConnectTimeout = connectTimeout })
+        _http = new HttpClient(new SocketsHttpHandler { ConnectTimeout = connectTimeout, SslOptions = { RemoteCertificateValidationCallback = tls?.ValidationCallback } })
         {
             BaseAddress = baseAddress,
             // A poll may wait the whole wait time; anything slower than that plus a margin is broken.

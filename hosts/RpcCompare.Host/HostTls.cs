@@ -1,0 +1,43 @@
+using System.Net;
+using RpcCompare.Bindings.Security;
+
+namespace RpcCompare.Host;
+
+/// <summary>The host's <see cref="TransportSecurity"/> from its Tls section: the certificate loaded (or made) once, before any binding starts.</summary>
+internal static class HostTls
+{
+    /// <summary>Reads the Tls section; throws <see cref="InvalidOperationException"/> saying what is wrong with a configured certificate.</summary>
+    public static TransportSecurity Create(IConfiguration configuration, RpcCompareHostOptions host)
+    {
+        var options = configuration.GetSection(TlsOptions.SectionName).Get<TlsOptions>() ?? new TlsOptions();
+        // Naming a certificate is asking for TLS.
+        if (!options.Enabled && string.IsNullOrEmpty(options.CertificateFile))
+        {
+            return new TransportSecurity(null, options.AllowInsecure);
+        }
+
+        return new TransportSecurity(ServerCertificate.Load(options, host.EffectiveStateDirectory, NamesFor(host)), options.AllowInsecure);
+    }
+
+    /// <summary>
+    /// The names a self-signed certificate carries: loopback by name and address, this machine's
+    /// name, and the advertised host and listen address when set, so a client that checks names
+    /// instead of pinning still matches the one it dialled.
+    /// </summary>
+    private static List<string> NamesFor(RpcCompareHostOptions host)
+    {
+        var names = new List<string> { "localhost", IPAddress.Loopback.ToString(), IPAddress.IPv6Loopback.ToString(), Dns.GetHostName() };
+        if (host.AdvertisedHost is { Length: > 0 } advertised)
+        {
+            names.Add(advertised);
+        }
+
+        if (host.ListenAddress is { Length: > 0 } listen && IPAddress.TryParse(listen, out var address)
+            && !address.Equals(IPAddress.Any) && !address.Equals(IPAddress.IPv6Any))
+        {
+            names.Add(address.ToString());
+        }
+
+        return [.. names.Distinct(StringComparer.OrdinalIgnoreCase)];
+    }
+}
