@@ -40,7 +40,7 @@ public sealed class FileTransferParityTests
         }
     }
 
-    private static async Task<string> TranscriptAsync(RpcClientFactory factory, string binding, string address)
+    internal static async Task<string> TranscriptAsync(RpcClientFactory factory, string binding, string address)
     {
         var files = factory.Create<IFileTransferService>(binding, address);
         try
