@@ -12,7 +12,7 @@ namespace RpcCompare.Bindings.Security;
 public sealed class ServerCertificate
 {
     /// <summary>Days a self-signed certificate is valid; it is replaced 30 days before the end.</summary>
-    internal const int SelfSignedDays = 365;
+    public const int SelfSignedDays = 365;
 
     private static readonly TimeSpan s_renewBefore = TimeSpan.FromDays(30);
 
@@ -129,7 +129,7 @@ public sealed class ServerCertificate
     }
 
     /// <summary>The DNS names and IP addresses a certificate's subject alternative names hold.</summary>
-    internal static HashSet<string> Names(X509Certificate2 certificate)
+    public static HashSet<string> Names(X509Certificate2 certificate)
     {
         var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         foreach (var extension in certificate.Extensions.OfType<X509SubjectAlternativeNameExtension>())
