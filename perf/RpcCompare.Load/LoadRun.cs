@@ -35,7 +35,9 @@ internal sealed class LoadRun
         HostLauncher? host = null;
         try
         {
-            using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = TimeSpan.FromSeconds(30) });
+            // A host started elsewhere may use TLS: its endpoints file names the certificate to trust.
+            var hostTls = _options.HostEndpointsFile is { } hostFile && File.Exists(hostFile) ? EndpointsFile.Read(hostFile).ClientTls : null;
+            using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = TimeSpan.FromSeconds(30), Tls = hostTls });
             var requested = ChooseBindings(factory);
             IReadOnlyDictionary<string, string> endpoints;
             if (_options.HostEndpointsFile is { } file)

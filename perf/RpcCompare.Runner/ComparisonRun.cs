@@ -37,7 +37,9 @@ internal sealed class ComparisonRun
         {
             var contracts = _options.Contracts is { } path ? new ContractsSuite(ContractWorkloads.Load(path)) : null;
             var suites = SuiteCatalog.Select(_options.Suites, contracts);
-            using var factory = RunnerClients.CreateFactory();
+            // A host started elsewhere may use TLS: its endpoints file names the certificate to trust.
+            var hostTls = _options.HostEndpointsFile is { } hostFile && File.Exists(hostFile) ? EndpointsFile.Read(hostFile).ClientTls : null;
+            using var factory = RunnerClients.CreateFactory(hostTls);
             var (requested, notMeasured) = ChooseBindings(factory);
             if (_options.Pin)
             {
@@ -58,7 +60,7 @@ internal sealed class ComparisonRun
             var workloads = suites.SelectMany(s => s.Workloads(s is ContractsSuite ? contractTargets : TargetsOf(s, targets, variantTargets))).ToList();
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
-            var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
+            var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings, hostTls), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
             var push = suites.OfType<PushSuite>().FirstOrDefault() is { } pushSuite ? await MeasurePushAsync(factory, TargetsOf(pushSuite, targets, variantTargets)) : null;
             var pooled = Repetition.Pool(repetitions);
             var hostAllocations = await _hostAllocations.PerCallAsync(pooled.Cells);

@@ -65,7 +65,7 @@ internal sealed class ContractsHost : IAsyncDisposable
     {
         var assembly = suite.Source.Assembly;
         var inProcServices = new ServiceCollection().AddLogging().AddRpcServices(assembly).BuildServiceProvider();
-        var factory = RunnerClients.CreateFactory(inProcServices);
+        var factory = RunnerClients.CreateFactory(inProcServices: inProcServices);
         HostLauncher? host = null;
         try
         {

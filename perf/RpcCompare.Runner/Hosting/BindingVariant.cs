@@ -7,6 +7,7 @@ using RpcCompare.Bindings.Grpc.Uds;
 using RpcCompare.Bindings.Wcf.Http;
 using RpcCompare.Bindings.Wcf.NetTcp;
 using RpcCompare.Bindings.Wcf.Uds;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Client;
 using RpcCompare.Runner.Measurement;
 
@@ -107,6 +108,34 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             [$"{GrpcTcpBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(CultureInfo.InvariantCulture),
             [$"{GrpcUdsBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(CultureInfo.InvariantCulture),
         });
+
+    /// <summary>
+    /// The TCP bindings with TLS on, on both sides: wcf-nettcp with transport security, wcf-http as
+    /// HTTPS, grpc-tcp over TLS. The certificate is the runner's own self-signed one (kept in its
+    /// state directory and reused), given to the host as files and pinned by the client, so the
+    /// column measures the encryption and the handshake's share, not a certificate chain check.
+    /// </summary>
+    public static BindingVariant Tls => s_tls.Value;
+
+    private static readonly Lazy<BindingVariant> s_tls = new(static () =>
+    {
+        var directory = RunnerState.Directory;
+        var certificate = ServerCertificate.Load(new TlsOptions { Enabled = true }, directory, ["localhost", "127.0.0.1", "::1"]);
+        var tls = new ClientTlsOptions { ServerCertificateThumbprint = certificate.Thumbprint };
+        return new BindingVariant(
+            "tls",
+            "TLS on (wcf-nettcp SecurityMode.Transport, wcf-http HTTPS, grpc-tcp HTTP/2 over TLS) instead of plaintext, with a self-signed ECDSA P-256 certificate " +
+            "the client pins; the TLS version is the highest both sides' OpenSSL offer",
+            new Dictionary<string, string>
+            {
+                ["Tls__CertificateFile"] = Path.Combine(directory, "tls", "server.crt"),
+                ["Tls__KeyFile"] = Path.Combine(directory, "tls", "server.key"),
+            },
+            () => RunnerClients.CreateFactory(tls));
+    });
+
+    /// <summary>The TCP bindings, which the TLS variant applies to.</summary>
+    public static readonly IReadOnlySet<string> TcpBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp };
 
     private static BindingVariant WcfInstancing(string suffix, string description, string instanceContextMode, string concurrencyMode)
     {

@@ -1,3 +1,4 @@
+using RpcCompare.Bindings.Security;
 using RpcCompare.Client;
 
 namespace RpcCompare.Runner.Measurement;
@@ -12,7 +13,8 @@ internal static class RunnerClients
     /// </summary>
     public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(30);
 
+    /// <param name="tls">How the host's TLS certificate is trusted (a --host with TLS on, or the tls variant's host); null for plaintext.</param>
     /// <param name="inProcServices">The container inproc calls into (a team's contracts); null for RpcCompare's own services on the host's data root.</param>
-    public static RpcClientFactory CreateFactory(IServiceProvider? inProcServices = null) =>
-        RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = ConnectTimeout }, inProcServices);
+    public static RpcClientFactory CreateFactory(ClientTlsOptions? tls = null, IServiceProvider? inProcServices = null) =>
+        RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = ConnectTimeout, Tls = tls }, inProcServices);
 }

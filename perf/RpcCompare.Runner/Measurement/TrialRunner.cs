@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Client;
 using RpcCompare.Contracts;
 
@@ -20,11 +21,16 @@ internal sealed class TrialRunner
 
     private readonly RpcClientFactory _factory;
     private readonly MeasurementSettings _settings;
+    private readonly ClientTlsOptions? _tls;
 
-    public TrialRunner(RpcClientFactory factory, MeasurementSettings settings)
+    /// <param name="factory">The clients' factory, unless a cell's target brings its own.</param>
+    /// <param name="settings">Trials, warm-up, durations.</param>
+    /// <param name="tls">The host's TLS trust, for the factories a connection-per-client cell makes.</param>
+    public TrialRunner(RpcClientFactory factory, MeasurementSettings settings, ClientTlsOptions? tls = null)
     {
         _factory = factory;
         _settings = settings;
+        _tls = tls;
     }
 
     public MeasurementSettings Settings => _settings;
@@ -34,7 +40,7 @@ internal sealed class TrialRunner
     {
         var clients = workload.Clients ?? _settings.Clients;
         var ownFactories = workload.Target.ConnectionPerClient
-            ? Enumerable.Range(0, clients).Select(_ => RunnerClients.CreateFactory()).ToArray()
+            ? Enumerable.Range(0, clients).Select(_ => RunnerClients.CreateFactory(_tls)).ToArray()
             : [];
         var sessions = Enumerable.Range(0, clients)
             .Select(i => new RpcClientSession(ownFactories.Length > 0 ? ownFactories[i] : workload.Target.ClientFactory ?? _factory, workload.Target.Binding, workload.Target.Address))
