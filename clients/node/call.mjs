@@ -5,24 +5,32 @@
 //   node call.mjs grpc 127.0.0.1:50051 health          (the standard grpc.health.v1 service)
 //   node call.mjs soap http://127.0.0.1:8080 write-at [OFFSET]
 //   node call.mjs soap http://127.0.0.1:8080 echo 100000
+//   node call.mjs grpc https://127.0.0.1:50051 ping --ca /run/rpccompare/tls-certificate.pem
 import * as grpcClient from './src/grpc.mjs';
 import * as soapClient from './src/soap.mjs';
 import { payload } from './src/parity.mjs';
 
-const usage = `Usage: node call.mjs (grpc|soap) ADDRESS OPERATION [ARGUMENT]
-  grpc ADDRESS: host:port of grpc-tcp, or unix:/path/to/grpc.sock of grpc-uds
-  soap ADDRESS: http://host:port of wcf-http (the client is built from its WSDL)
+const usage = `Usage: node call.mjs (grpc|soap) ADDRESS OPERATION [ARGUMENT] [--ca FILE]
+  grpc ADDRESS: host:port or https://host:port of grpc-tcp, or unix:/path/to/grpc.sock of grpc-uds
+  soap ADDRESS: http(s)://host:port of wcf-http (the client is built from its WSDL)
+  --ca FILE:    trust this certificate for TLS (a host with --tls writes tls-certificate.pem
+                beside its endpoints file); also RPCCOMPARE_CA
   OPERATION:    ping | read-directory [PATH] | write-at [OFFSET] | echo [BYTES]
                 | health [SERVICE]  (grpc only: the standard grpc.health.v1 service)`;
 
-const [transport, address, operation, argument] = process.argv.slice(2);
+// --ca FILE (or RPCCOMPARE_CA): the certificate to trust for TLS, e.g. the tls-certificate.pem a
+// host with --tls writes beside its endpoints file.
+const args = process.argv.slice(2);
+const caAt = args.indexOf('--ca');
+const ca = caAt >= 0 ? args.splice(caAt, 2)[1] : process.env.RPCCOMPARE_CA || undefined;
+const [transport, address, operation, argument] = args;
 if (!transport || transport === '-h' || transport === '--help' || !address || !operation) {
   console.log(usage);
   process.exit(transport ? 0 : 2);
 }
 
 async function viaGrpc() {
-  const connection = grpcClient.connect(address);
+  const connection = grpcClient.connect(address, { ca });
   try {
     switch (operation) {
       case 'ping': return await connection.ping();
@@ -42,7 +50,7 @@ async function viaGrpc() {
 
 async function viaSoap() {
   const service = operation === 'echo' ? 'rpccompare.v1.PayloadService' : 'rpccompare.v1.FileService';
-  const client = await soapClient.connect(address, service);
+  const client = await soapClient.connect(address, service, { ca });
   try {
     switch (operation) {
       case 'ping': return await soapClient.invoke(client, 'Ping');

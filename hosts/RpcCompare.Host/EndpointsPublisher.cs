@@ -39,9 +39,10 @@ internal sealed partial class EndpointsPublisher : IHostedService
     public async Task StopAsync(CancellationToken cancellationToken)
     {
         await _registration.DisposeAsync();
-        if (_options.EndpointsFile is { } path && File.Exists(path))
+        if (_options.EndpointsFile is { } path)
         {
             File.Delete(path);
+            File.Delete(CertificatePath(path));
         }
     }
 
@@ -66,6 +67,12 @@ internal sealed partial class EndpointsPublisher : IHostedService
 
             if (_options.EndpointsFile is { } path)
             {
+                if (_security.Certificate is { } published)
+                {
+                    // The public certificate for clients that trust a file rather than a pin (Node.js's TLS), written first.
+                    await File.WriteAllTextAsync(CertificatePath(path), published.Certificate.ExportCertificatePem());
+                }
+
                 await EndpointsFile.WriteAsync(path, new HostEndpoints(endpoints, _security.Certificate?.Thumbprint));
                 LogEndpointsFile(_logger, path);
             }
@@ -78,6 +85,8 @@ internal sealed partial class EndpointsPublisher : IHostedService
             _lifetime.StopApplication();
         }
     }
+
+    private static string CertificatePath(string endpointsFile) => EndpointsFile.CertificatePathBeside(endpointsFile);
 
     /// <summary>A TCP binding's URL with the advertised host name; socket paths are left alone.</summary>
     private string Advertised(string address) =>

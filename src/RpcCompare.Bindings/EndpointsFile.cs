@@ -12,6 +12,13 @@ public static class EndpointsFile
     /// <summary>The key of the certificate's thumbprint: no binding is named so.</summary>
     public const string CertificateKey = "tls-certificate-sha256";
 
+    /// <summary>
+    /// Where a host with TLS on writes its certificate (PEM, public part only) beside the endpoints
+    /// file, for clients that trust a certificate file rather than a thumbprint (Node.js).
+    /// </summary>
+    public static string CertificatePathBeside(string endpointsFile) =>
+        Path.Combine(Path.GetDirectoryName(Path.GetFullPath(endpointsFile))!, "tls-certificate.pem");
+
     private static readonly JsonSerializerOptions s_options = new() { WriteIndented = true };
 
     /// <summary>Writes atomically: a reader never sees a half-written file.</summary>

@@ -1,5 +1,6 @@
 // RpcCompare over gRPC from Node.js: @grpc/grpc-js with the service definitions that
 // @grpc/proto-loader builds at run time from clients/proto (no generated code to keep in sync).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,7 +20,7 @@ export const protoFile = path.join(protoDirectory, 'rpccompare.v1.proto');
 // is sent and writes at the start, and a missing one means the middle of the file.
 export const loaderOptions = { keepCase: true, longs: String, enums: String, bytes: Buffer, defaults: true, oneofs: true };
 
-/** Where grpc-js connects: "host:port" for grpc-tcp (an http:// base is accepted), "unix:/path" for grpc-uds. */
+/** Where grpc-js connects: "host:port" for grpc-tcp (an http:// or https:// base is accepted), "unix:/path" for grpc-uds. */
 export function grpcTarget(address) {
   if (address.startsWith('unix:')) return address;
   if (address.startsWith('/')) return `unix:${address}`;
@@ -31,18 +32,30 @@ export function loadPackage(file = protoFile) {
   return grpc.loadPackageDefinition(definition).rpccompare.v1;
 }
 
+/**
+ * TLS for an https:// address or a given certificate file (ca: the host's tls-certificate.pem,
+ * written beside its endpoints file), which is then the one root trusted; plaintext otherwise.
+ * A host's self-signed certificate names 127.0.0.1, localhost and its advertised host, so
+ * grpc-js's own host-name check passes for the names clients dial.
+ */
+export function credentialsFor(address, { ca } = {}) {
+  if (ca) return grpc.credentials.createSsl(readFileSync(ca));
+  return address.startsWith('https://') ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
+}
+
 /** One client per service over one channel, with promise-returning methods (ping(), readDirectory(), ...). */
-export function connect(address, { maxMessageSize = 16 * 1024 * 1024 } = {}) {
+export function connect(address, { maxMessageSize = 16 * 1024 * 1024, ca } = {}) {
   const pkg = loadPackage();
   const target = grpcTarget(address);
+  const credentials = credentialsFor(address, { ca });
   const options = { 'grpc.max_receive_message_length': maxMessageSize, 'grpc.max_send_message_length': maxMessageSize };
-  const files = new pkg.FileService(target, grpc.credentials.createInsecure(), options);
+  const files = new pkg.FileService(target, credentials, options);
   // Further clients share the first one's channel.
   const shared = { ...options, channelOverride: files.getChannel() };
-  const payloads = new pkg.PayloadService(target, grpc.credentials.createInsecure(), shared);
-  const shapes = new pkg.CallShapeService(target, grpc.credentials.createInsecure(), shared);
+  const payloads = new pkg.PayloadService(target, credentials, shared);
+  const shapes = new pkg.CallShapeService(target, credentials, shared);
   const Health = grpc.makeGenericClientConstructor(healthService, 'Health');
-  const health = new Health(target, grpc.credentials.createInsecure(), shared);
+  const health = new Health(target, credentials, shared);
   const call = (client, method) => promisify(client[method]).bind(client);
   return {
     ping: () => call(files, 'Ping')({}),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
-import { connect, errorCodeOf, grpc, grpcTarget, loaderOptions, protoFile } from '../src/grpc.mjs';
+import { connect, credentialsFor, errorCodeOf, grpc, grpcTarget, loaderOptions, protoFile } from '../src/grpc.mjs';
 import { loadParityFile, run } from '../src/parity.mjs';
 
 const parity = loadParityFile();
@@ -29,10 +29,11 @@ function parityClient(connection) {
   };
 }
 
-for (const binding of ['grpc-tcp', 'grpc-uds']) {
+// Every gRPC binding in the parity file: grpc-tcp and grpc-uds, or grpc-tcp over TLS (with its ca).
+for (const binding of Object.keys(parity.bindings).filter((name) => name.startsWith('grpc-'))) {
   describe(`${binding} parity with rpcc`, () => {
-    const { address, expected } = parity.bindings[binding];
-    const connection = connect(address);
+    const { address, expected, ca } = parity.bindings[binding];
+    const connection = connect(address, { ca });
     after(() => connection.close());
 
     for (const call of parity.calls) {
@@ -44,7 +45,8 @@ for (const binding of ['grpc-tcp', 'grpc-uds']) {
 }
 
 describe('grpc-tcp services', () => {
-  const target = grpcTarget(parity.bindings['grpc-tcp'].address);
+  const { address, ca } = parity.bindings['grpc-tcp'];
+  const target = grpcTarget(address);
 
   test('server reflection lists exactly the services of clients/proto', async () => {
     const require = createRequire(import.meta.url);
@@ -52,7 +54,7 @@ describe('grpc-tcp services', () => {
       'build/proto/grpc/reflection/v1alpha/reflection.proto');
     const reflection = grpc.loadPackageDefinition(protoLoader.loadSync(reflectionProto, loaderOptions))
       .grpc.reflection.v1alpha;
-    const client = new reflection.ServerReflection(target, grpc.credentials.createInsecure());
+    const client = new reflection.ServerReflection(target, credentialsFor(address, { ca }));
     try {
       const served = await new Promise((resolve, reject) => {
         const stream = client.ServerReflectionInfo();
@@ -79,7 +81,7 @@ describe('grpc-tcp services', () => {
   });
 
   test('standard health service reports the server and every service SERVING', async () => {
-    const connection = connect(target);
+    const connection = connect(address, { ca });
     try {
       for (const name of ['', 'rpccompare.v1.FileService', 'rpccompare.v1.PayloadService', 'rpccompare.v1.PushService']) {
         assert.equal(await connection.health(name), 'SERVING', `health of '${name}'`);

@@ -8,9 +8,9 @@ import { loadParityFile, run } from '../src/parity.mjs';
 const parity = loadParityFile();
 
 describe('wcf-http parity with rpcc', async () => {
-  const { address, expected } = parity.bindings['wcf-http'];
-  const files = await connect(address, 'rpccompare.v1.FileService');
-  const payloads = await connect(address, 'rpccompare.v1.PayloadService');
+  const { address, expected, ca } = parity.bindings['wcf-http'];
+  const files = await connect(address, 'rpccompare.v1.FileService', { ca });
+  const payloads = await connect(address, 'rpccompare.v1.PayloadService', { ca });
   const client = {
     ping: () => invoke(files, 'Ping'),
     readDirectory: async (path) => many((await invoke(files, 'ReadDirectory', { Path: path })).Entries?.DirectoryEntry)

@@ -1,3 +1,4 @@
+using RpcCompare.Bindings.Security;
 using RpcCompare.Client;
 using RpcCompare.Contracts;
 
@@ -6,12 +7,16 @@ namespace RpcCompare.GeneratedClients.Tests;
 /// <summary>The reference side of every parity case: RpcCompare's own client, as rpcc calls it.</summary>
 public sealed class RpccClient : IParityClient, IAsyncDisposable
 {
-    private readonly RpcClientFactory _factory = RpcClientFactory.CreateDefault();
+    private readonly RpcClientFactory _factory;
     private readonly IFileService _files;
     private readonly IPayloadService _payloads;
 
-    public RpccClient(string binding, string address)
+    /// <param name="binding">The binding to call over.</param>
+    /// <param name="address">Its address.</param>
+    /// <param name="tls">How a TLS host's certificate is trusted; null for plaintext.</param>
+    public RpccClient(string binding, string address, ClientTlsOptions? tls = null)
     {
+        _factory = RpcClientFactory.CreateDefault(new RpcClientOptions { Tls = tls });
         _files = _factory.Create<IFileService>(binding, address);
         _payloads = _factory.Create<IPayloadService>(binding, address);
     }

@@ -23,12 +23,16 @@ public sealed partial class NodeClientTests(HostFixture fixture)
     public Task SoapClient_MatchesRpccOverWcfHttp() =>
         RunNodeTestsAsync("test/soap.test.mjs", expectedTests: ParityCalls.All.Count);
 
-    private async Task RunNodeTestsAsync(string testFile, int expectedTests)
+    private Task RunNodeTestsAsync(string testFile, int expectedTests) =>
+        RunNodeTestsAsync(testFile, expectedTests, ParityFileAsync(fixture.Host.Address, [BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.WcfHttp]));
+
+    /// <summary>Runs a Node.js test file with the parity file given; every one of its <paramref name="expectedTests"/> must pass.</summary>
+    internal static async Task RunNodeTestsAsync(string testFile, int expectedTests, Task<JsonObject> parity)
     {
         await NodeModules.EnsureInstalledAsync();
         using var directory = new TemporaryDirectory();
         var parityFile = directory.PathFor("parity.json");
-        await File.WriteAllTextAsync(parityFile, (await ParityFileAsync()).ToJsonString());
+        await File.WriteAllTextAsync(parityFile, (await parity).ToJsonString());
 
         var (exitCode, output) = await TestProcess.RunAsync(
             "node", ["--test", "--test-reporter=tap", testFile], TimeSpan.FromMinutes(3), NodeModules.Directory,
@@ -39,21 +43,25 @@ public sealed partial class NodeClientTests(HostFixture fixture)
         Assert.Equal((expectedTests, 0), (Count(output, "pass"), Count(output, "fail")));
     }
 
-    /// <summary>Addresses, calls and rpcc's outcome of each call on every binding the Node clients use.</summary>
-    private async Task<JsonObject> ParityFileAsync()
+    /// <summary>
+    /// Addresses, calls and rpcc's outcome of each call on every binding the Node clients use; with
+    /// <paramref name="tls"/>, rpcc trusts the host by it and each binding names <paramref name="ca"/>,
+    /// the certificate file the Node.js clients trust.
+    /// </summary>
+    internal static async Task<JsonObject> ParityFileAsync(Func<string, string> addressOf, IEnumerable<string> bindingNames, Bindings.Security.ClientTlsOptions? tls = null, string? ca = null)
     {
         var bindings = new JsonObject();
-        foreach (var binding in new[] { BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.WcfHttp })
+        foreach (var binding in bindingNames)
         {
-            var address = fixture.Host.Address(binding);
-            await using var rpcc = new RpccClient(binding, address);
+            var address = addressOf(binding);
+            await using var rpcc = new RpccClient(binding, address, tls);
             var expected = new JsonObject();
             foreach (var call in ParityCalls.All)
             {
                 expected[call.Name] = await ParityCalls.RunReferenceAsync(rpcc, call).Bounded();
             }
 
-            bindings[binding] = new JsonObject { ["address"] = address, ["expected"] = expected };
+            bindings[binding] = new JsonObject { ["address"] = address, ["expected"] = expected, ["ca"] = ca };
         }
 
         return new JsonObject
