@@ -26,13 +26,20 @@ COPY --from=build /out/host ./
 COPY --from=build /out/rpcc ./rpcc/
 # Socket files and the endpoints file live on a volume that clients mount. The directory belongs
 # to the app user, whom the host runs as.
-RUN mkdir -p /run/rpccompare && chown "$APP_UID" /run/rpccompare
+RUN mkdir -p /run/rpccompare /var/lib/rpccompare && chown "$APP_UID" /run/rpccompare /var/lib/rpccompare && chmod 0700 /var/lib/rpccompare
 VOLUME /run/rpccompare
+# The host's state: its self-signed TLS certificate and key, kept across restarts so pins stay valid.
+VOLUME /var/lib/rpccompare
 # TCP bindings listen on every address of the container's own network namespace, on fixed ports
-# that compose publishes on the host's loopback only.
+# that compose publishes on the host's loopback only; with TLS on, as any host listening beyond
+# loopback must (a self-signed certificate made in the state directory on first start: its
+# thumbprint is in the endpoints file, its public part in /run/rpccompare/tls-certificate.pem).
+# Tls__CertificateFile (and Tls__KeyFile) give a certificate of your own instead.
 ENV RpcCompare__SocketDirectory=/run/rpccompare \
     RpcCompare__EndpointsFile=/run/rpccompare/endpoints.json \
+    RpcCompare__StateDirectory=/var/lib/rpccompare \
     RpcCompare__ListenAddress=0.0.0.0 \
+    Tls__Enabled=true \
     WcfNetTcp__Port=8808 \
     WcfHttp__Port=8080 \
     GrpcTcp__Port=50051 \
@@ -40,7 +47,8 @@ ENV RpcCompare__SocketDirectory=/run/rpccompare \
 EXPOSE 8808 8080 50051
 USER $APP_UID
 # The health check asks the standard gRPC health service (grpc.health.v1), as a load balancer or
-# orchestrator would; rpcc exits 0 only when the server reports SERVING.
+# orchestrator would; rpcc exits 0 only when the server reports SERVING (over TLS, trusting the
+# certificate the endpoints file names).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \
   CMD ["dotnet", "/app/rpcc/rpcc.dll", "health", "--binding", "grpc-tcp", "--endpoints", "/run/rpccompare/endpoints.json"]
 # SIGTERM (docker stop) stops the host cleanly: listeners close, socket files are removed.

@@ -20,13 +20,15 @@ internal static class HostTls
     }
 
     /// <summary>
-    /// The names a self-signed certificate carries: loopback by name and address, this machine's
-    /// name, and the advertised host and listen address when set, so a client that checks names
-    /// instead of pinning still matches the one it dialled.
+    /// The names a self-signed certificate carries: loopback by name and address, and the advertised
+    /// host and listen address when set, so a client that checks names instead of pinning (Node.js
+    /// trusting the certificate file) still matches the one it dialled.
     /// </summary>
     private static List<string> NamesFor(RpcCompareHostOptions host)
     {
-        var names = new List<string> { "localhost", IPAddress.Loopback.ToString(), IPAddress.IPv6Loopback.ToString(), Dns.GetHostName() };
+        // Not the machine's own name: a container's changes with every container, which would
+        // replace the certificate (and break every pin) at each start. --advertised-host adds a name.
+        var names = new List<string> { "localhost", IPAddress.Loopback.ToString(), IPAddress.IPv6Loopback.ToString() };
         if (host.AdvertisedHost is { Length: > 0 } advertised)
         {
             names.Add(advertised);

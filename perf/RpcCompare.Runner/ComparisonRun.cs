@@ -240,6 +240,7 @@ internal sealed class ComparisonRun
                     continue;
                 }
 
+                variant.Prepare?.Invoke();
                 var host = await HostLauncher.StartAsync(bindings, _options.Pin, variant.HostEnvironment);
                 _cleanup.Add(host);
                 if (readAllocations)

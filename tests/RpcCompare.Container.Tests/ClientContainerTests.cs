@@ -13,6 +13,9 @@ namespace RpcCompare.Container.Tests;
 public sealed class ClientContainerTests(ContainerImages images)
 {
     private const string NodeClientImage = "localhost/rpccompare/node-client:latest";
+
+    /// <summary>The certificate the host writes beside its endpoints file, which the Node.js clients trust (the image runs with TLS on).</summary>
+    private const string Ca = "/run/rpccompare/tls-certificate.pem";
     private const string RunnerImage = "localhost/rpccompare/runner:latest";
 
     [Fact]
@@ -27,22 +30,22 @@ public sealed class ClientContainerTests(ContainerImages images)
         Task<(int ExitCode, string Output)> NodeAsync(params string[] arguments) =>
             Podman.RunAsync(["run", "--rm", "--user", "1654", .. Podman.Limits, .. host.ShareWith, NodeClientImage, .. arguments]);
 
-        var health = await NodeAsync("grpc", "127.0.0.1:50051", "health");
+        var health = await NodeAsync("grpc", "https://127.0.0.1:50051", "health", "--ca", Ca);
         Assert.True(health.ExitCode == 0, health.Output);
         Assert.Equal("SERVING", Json(health.Output).GetProperty("status").GetString());
 
-        foreach (var target in new[] { "127.0.0.1:50051", "unix:/run/rpccompare/grpc.sock" })
+        foreach (var target in new[] { "https://127.0.0.1:50051", "unix:/run/rpccompare/grpc.sock" })
         {
-            var listing = await NodeAsync("grpc", target, "read-directory", "files");
+            var listing = await NodeAsync("grpc", target, "read-directory", "files", "--ca", Ca);
             Assert.True(listing.ExitCode == 0, listing.Output);
             Assert.Equal(100, Json(listing.Output).GetProperty("Entries").GetArrayLength());
         }
 
-        var soap = await NodeAsync("soap", "http://127.0.0.1:8080", "read-directory", "files");
+        var soap = await NodeAsync("soap", "https://127.0.0.1:8080", "read-directory", "files", "--ca", Ca);
         Assert.True(soap.ExitCode == 0, soap.Output);
         Assert.Equal(100, Json(soap.Output).GetProperty("Entries").GetProperty("DirectoryEntry").GetArrayLength());
 
-        var refused = await NodeAsync("grpc", "127.0.0.1:50051", "read-directory", "../etc");
+        var refused = await NodeAsync("grpc", "https://127.0.0.1:50051", "read-directory", "../etc", "--ca", Ca);
         Assert.Equal(1, refused.ExitCode);
         Assert.Contains("error: PathRefused:", refused.Output, StringComparison.Ordinal);
     }

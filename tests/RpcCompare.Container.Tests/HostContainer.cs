@@ -15,12 +15,13 @@ internal sealed class HostContainer : IAsyncDisposable
 
     private bool _disposed;
 
-    private HostContainer(string name, TemporaryDirectory volume, IReadOnlyDictionary<int, int> published, IReadOnlyDictionary<string, string> endpoints)
+    private HostContainer(string name, TemporaryDirectory volume, IReadOnlyDictionary<int, int> published, HostEndpoints endpoints)
     {
         Name = name;
         Volume = volume;
         Published = published;
-        Endpoints = endpoints;
+        Endpoints = endpoints.Addresses;
+        Tls = endpoints.ClientTls;
     }
 
     public string Name { get; }
@@ -33,6 +34,9 @@ internal sealed class HostContainer : IAsyncDisposable
 
     /// <summary>The endpoints file the host wrote, as seen inside its network namespace.</summary>
     public IReadOnlyDictionary<string, string> Endpoints { get; }
+
+    /// <summary>The trust in the host's certificate the endpoints file gives (the image runs with TLS on).</summary>
+    public Bindings.Security.ClientTlsOptions? Tls { get; }
 
     /// <summary>The podman run arguments that give another container the host's view: its network namespace and the volume at both paths.</summary>
     public string[] ShareWith => ["--network", $"container:{Name}", "-v", $"{Volume.FullPath}:/run/rpccompare", "-v", $"{Volume.FullPath}:{Volume.FullPath}"];
@@ -51,11 +55,11 @@ internal sealed class HostContainer : IAsyncDisposable
             "-v", $"{volume.FullPath}:/run/rpccompare:U", "-v", $"{volume.FullPath}:{volume.FullPath}",
             "-e", $"RpcCompare__SocketDirectory={volume.FullPath}", "-e", $"DataRoot__Path={volume.PathFor("data")}",
             .. published.SelectMany(p => new[] { "-p", $"127.0.0.1:{p.Value}:{p.Key}" }), Image]);
-        var container = new HostContainer(name, volume, published, new Dictionary<string, string>());
+        var container = new HostContainer(name, volume, published, new HostEndpoints(new Dictionary<string, string>()));
         try
         {
             Assert.True(started.ExitCode == 0, started.Output);
-            var endpoints = (await EndpointsFile.WaitAsync(volume.PathFor("endpoints.json"), TimeSpan.FromSeconds(60))).Addresses;
+            var endpoints = await EndpointsFile.WaitAsync(volume.PathFor("endpoints.json"), TimeSpan.FromSeconds(60));
             return new HostContainer(name, volume, published, endpoints);
         }
         catch
@@ -73,7 +77,8 @@ internal sealed class HostContainer : IAsyncDisposable
         }
 
         _disposed = true;
-        await Podman.RunAsync("rm", "-f", Name);
+        // -v: the image's state volume (its certificate) goes with the container.
+        await Podman.RunAsync("rm", "-f", "-v", Name);
         Volume.Dispose();
     }
 

@@ -27,20 +27,24 @@ public sealed class HostContainerTests
         Assert.Equal(BindingNames.All, host.Endpoints.Keys);
         Assert.Equal(volume.PathFor("pipes.sock"), host.Endpoints[BindingNames.Pipes]);
         Assert.Equal("net.tcp://127.0.0.1:8808", host.Endpoints[BindingNames.WcfNetTcp]);
+        // Secure by default: TLS on the TCP bindings, its certificate named in the endpoints file and published beside it.
+        Assert.NotNull(host.Tls?.ServerCertificateThumbprint);
+        Assert.Equal("https://127.0.0.1:50051", host.Endpoints[BindingNames.GrpcTcp]);
+        Assert.True(File.Exists(volume.PathFor("tls-certificate.pem")));
 
         // Each binding's address seen from this side: socket paths through the volume, ports as published.
         var outside = new Dictionary<string, string>
         {
             [BindingNames.WcfNetTcp] = $"net.tcp://127.0.0.1:{host.Published[8808]}",
             [BindingNames.WcfUds] = volume.PathFor("wcf-uds"),
-            [BindingNames.WcfHttp] = $"http://127.0.0.1:{host.Published[8080]}",
-            [BindingNames.GrpcTcp] = $"http://127.0.0.1:{host.Published[50051]}",
+            [BindingNames.WcfHttp] = $"https://127.0.0.1:{host.Published[8080]}",
+            [BindingNames.GrpcTcp] = $"https://127.0.0.1:{host.Published[50051]}",
             [BindingNames.GrpcUds] = volume.PathFor("grpc.sock"),
             [BindingNames.Pipes] = volume.PathFor("pipes.sock"),
         };
         foreach (var (binding, address) in outside)
         {
-            await CallEveryOperationAsync(binding, address);
+            await CallEveryOperationAsync(binding, address, host.Tls);
         }
 
         // The image's HEALTHCHECK asks the standard gRPC health service.
@@ -51,7 +55,7 @@ public sealed class HostContainerTests
         Assert.True(stopped.ExitCode == 0, stopped.Output);
         var exitCode = await Podman.RunAsync("inspect", "--format", "{{.State.ExitCode}}", host.Name);
         Assert.Equal("0", exitCode.Output.Trim());
-        // Sockets and the endpoints file are gone; only the data root the test put on the volume stays.
+        // Sockets, the endpoints file and the certificate beside it are gone; only the data root the test put on the volume stays.
         Assert.Equal([volume.PathFor("data")], Directory.EnumerateFileSystemEntries(volume.FullPath));
 
         await host.DisposeAsync();
@@ -59,10 +63,10 @@ public sealed class HostContainerTests
         Assert.Equal("", left.Output.Trim());
     }
 
-    private static async Task CallEveryOperationAsync(string binding, string address)
+    private static async Task CallEveryOperationAsync(string binding, string address, Bindings.Security.ClientTlsOptions? tls)
     {
         // The client's limit equals the server's: the over-quota request below is refused explicitly on every binding.
-        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(), binding, address);
+        await using var session = new RpcClientSession(RpcClientFactory.CreateDefault(new RpcClientOptions { Tls = tls }), binding, address);
         var files = session.Get<IFileService>();
         var shapes = session.Get<ICallShapeService>();
         var payloads = session.Get<IPayloadService>();

@@ -34,11 +34,14 @@ export function loadPackage(file = protoFile) {
 
 /**
  * TLS for an https:// address or a given certificate file (ca: the host's tls-certificate.pem,
- * written beside its endpoints file), which is then the one root trusted; plaintext otherwise.
+ * written beside its endpoints file), which is then the one root trusted; plaintext otherwise and
+ * always for a Unix socket.
  * A host's self-signed certificate names 127.0.0.1, localhost and its advertised host, so
  * grpc-js's own host-name check passes for the names clients dial.
  */
 export function credentialsFor(address, { ca } = {}) {
+  // A Unix socket (grpc-uds) never leaves the machine and is never encrypted.
+  if (grpcTarget(address).startsWith('unix:')) return grpc.credentials.createInsecure();
   if (ca) return grpc.credentials.createSsl(readFileSync(ca));
   return address.startsWith('https://') ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
 }

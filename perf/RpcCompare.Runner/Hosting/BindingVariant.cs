@@ -23,7 +23,9 @@ namespace RpcCompare.Runner.Hosting;
 /// <param name="Description">What differs from the product's configuration, in words, for the report.</param>
 /// <param name="HostEnvironment">The second host's extra environment; empty for a client-side knob.</param>
 /// <param name="CreateClientFactory">The client-side knob's factory; null for a server-side knob.</param>
-internal sealed record BindingVariant(string Suffix, string Description, IReadOnlyDictionary<string, string> HostEnvironment, Func<RpcClientFactory>? CreateClientFactory = null)
+/// <param name="Prepare">Run once before the variant's host starts (the TLS variant makes its certificate); null when nothing is needed.</param>
+internal sealed record BindingVariant(string Suffix, string Description, IReadOnlyDictionary<string, string> HostEnvironment, Func<RpcClientFactory>? CreateClientFactory = null,
+    Action? Prepare = null)
 {
     public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
@@ -115,24 +117,21 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
     /// state directory and reused), given to the host as files and pinned by the client, so the
     /// column measures the encryption and the handshake's share, not a certificate chain check.
     /// </summary>
-    public static BindingVariant Tls => s_tls.Value;
+    public static readonly BindingVariant Tls = new(
+        "tls",
+        "TLS on (wcf-nettcp SecurityMode.Transport, wcf-http HTTPS, grpc-tcp HTTP/2 over TLS) instead of plaintext, with a self-signed ECDSA P-256 certificate " +
+        "the client pins; the TLS version is the highest both sides' OpenSSL offer",
+        new Dictionary<string, string>
+        {
+            ["Tls__CertificateFile"] = Path.Combine(RunnerState.Directory, "tls", "server.crt"),
+            ["Tls__KeyFile"] = Path.Combine(RunnerState.Directory, "tls", "server.key"),
+        },
+        static () => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint }),
+        static () => _ = s_tlsCertificate.Value);
 
-    private static readonly Lazy<BindingVariant> s_tls = new(static () =>
-    {
-        var directory = RunnerState.Directory;
-        var certificate = ServerCertificate.Load(new TlsOptions { Enabled = true }, directory, ["localhost", "127.0.0.1", "::1"]);
-        var tls = new ClientTlsOptions { ServerCertificateThumbprint = certificate.Thumbprint };
-        return new BindingVariant(
-            "tls",
-            "TLS on (wcf-nettcp SecurityMode.Transport, wcf-http HTTPS, grpc-tcp HTTP/2 over TLS) instead of plaintext, with a self-signed ECDSA P-256 certificate " +
-            "the client pins; the TLS version is the highest both sides' OpenSSL offer",
-            new Dictionary<string, string>
-            {
-                ["Tls__CertificateFile"] = Path.Combine(directory, "tls", "server.crt"),
-                ["Tls__KeyFile"] = Path.Combine(directory, "tls", "server.key"),
-            },
-            () => RunnerClients.CreateFactory(tls));
-    });
+    // Made (or reused) only when a run measures the variant: a runner that never does writes nothing.
+    private static readonly Lazy<ServerCertificate> s_tlsCertificate = new(static () =>
+        ServerCertificate.Load(new TlsOptions { Enabled = true }, RunnerState.Directory, ["localhost", "127.0.0.1", "::1"]));
 
     /// <summary>The TCP bindings, which the TLS variant applies to.</summary>
     public static readonly IReadOnlySet<string> TcpBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp };
