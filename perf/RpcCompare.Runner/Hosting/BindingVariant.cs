@@ -111,6 +111,10 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             [$"{GrpcUdsBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(CultureInfo.InvariantCulture),
         });
 
+    // Made (or reused) only when a run measures the variant: a runner that never does writes nothing.
+    private static readonly Lazy<ServerCertificate> s_tlsCertificate = new(static () =>
+        ServerCertificate.Load(new TlsOptions { Enabled = true }, RunnerState.Directory, ["localhost", "127.0.0.1", "::1"]));
+
     /// <summary>
     /// The TCP bindings with TLS on, on both sides: wcf-nettcp with transport security, wcf-http as
     /// HTTPS, grpc-tcp over TLS. The certificate is the runner's own self-signed one (kept in its
@@ -128,10 +132,6 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         },
         static () => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint }),
         static () => _ = s_tlsCertificate.Value);
-
-    // Made (or reused) only when a run measures the variant: a runner that never does writes nothing.
-    private static readonly Lazy<ServerCertificate> s_tlsCertificate = new(static () =>
-        ServerCertificate.Load(new TlsOptions { Enabled = true }, RunnerState.Directory, ["localhost", "127.0.0.1", "::1"]));
 
     /// <summary>The TCP bindings, which the TLS variant applies to.</summary>
     public static readonly IReadOnlySet<string> TcpBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp };
