@@ -179,6 +179,24 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.Contains($"| {operation}, {clients} client{(clients == 1 ? "" : "s")} | {binding} |", File.ReadAllText(Path.Combine(_run.Directory, "report.md")), StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("ops", "Ping", null)]
+    [InlineData("ops", "ReadDirectory", null)]
+    [InlineData("pingpong", "echo", 12L)]
+    [InlineData("pingpong", "echo", 248_832L)]
+    public void Tls_IsMeasuredBesideEachTcpBinding_WithAPairedRatio(string suite, string operation, long? size)
+    {
+        foreach (var binding in new[] { "wcf-nettcp", "wcf-http", "grpc-tcp" })
+        {
+            var tls = _run.Measurements.Single(m => Is(m, suite, operation, $"{binding}/tls", size));
+
+            Assert.Equal("tls", tls.GetProperty("variant").GetString());
+            Assert.InRange(tls.GetProperty("ratioToBindingSpread").GetProperty("min").GetDouble(), double.Epsilon, double.MaxValue);
+            Assert.Contains("TLS on", _run.Root.GetProperty("bindings").EnumerateArray().Single(b => b.GetProperty("label").GetString() == $"{binding}/tls").GetProperty("configuration").GetString(),
+                StringComparison.Ordinal);
+        }
+    }
+
     [Fact]
     public void ReportJson_RecordsEnvironmentSettingsAndUnmeasuredBindings()
     {
@@ -197,6 +215,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         string[] variants =
         [
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
+            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls",
             .. s_bindings.Where(b => b != "inproc").Select(b => $"{b}/inline-io"),
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),
