@@ -19,10 +19,13 @@ internal sealed partial class EndpointsPublisher : IHostedService
     private readonly TransportSecurity _security;
     private CancellationTokenRegistration _registration;
 
+    private readonly UnixPeerPolicy _peers;
+
     public EndpointsPublisher(IEnumerable<IBindingServer> servers, DataRoot dataRoot, IHostApplicationLifetime lifetime, IOptions<RpcCompareHostOptions> options,
-        TransportSecurity security, ILogger<EndpointsPublisher> logger)
+        TransportSecurity security, UnixPeerPolicy peers, ILogger<EndpointsPublisher> logger)
     {
         _security = security;
+        _peers = peers;
         _servers = servers;
         _dataRoot = dataRoot;
         _lifetime = lifetime;
@@ -60,6 +63,7 @@ internal sealed partial class EndpointsPublisher : IHostedService
             // inproc is no listener: its "address" is the data root a same-machine client opens directly.
             endpoints[BindingNames.InProc] = _dataRoot.FullPath;
             LogDataRoot(_logger, _dataRoot.FullPath);
+            LogPeers(_logger, _peers.Description);
             if (_security.Certificate is { } certificate)
             {
                 LogCertificate(_logger, certificate.Thumbprint, certificate.Source, certificate.Certificate.NotAfter.ToUniversalTime());
@@ -105,6 +109,9 @@ internal sealed partial class EndpointsPublisher : IHostedService
 
     [LoggerMessage(5, LogLevel.Information, "TLS on the TCP bindings: certificate SHA-256 {Thumbprint} ({Source}), valid until {NotAfter:yyyy-MM-dd}")]
     private static partial void LogCertificate(ILogger logger, string thumbprint, string source, DateTime notAfter);
+
+    [LoggerMessage(6, LogLevel.Information, "Unix-socket bindings serve {Users} (RpcCompare:AllowedUsers)")]
+    private static partial void LogPeers(ILogger logger, string users);
 
     [LoggerMessage(4, LogLevel.Critical, "Could not publish the endpoints; stopping")]
     private static partial void LogPublishFailed(ILogger logger, Exception exception);

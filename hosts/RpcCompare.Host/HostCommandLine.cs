@@ -21,6 +21,7 @@ internal static class HostCommandLine
         ["--tls-certificate"] = "Tls:CertificateFile",
         ["--tls-key"] = "Tls:KeyFile",
         ["--allow-insecure"] = "Tls:AllowInsecure",
+        ["--allowed-users"] = "RpcCompare:AllowedUsers",
     };
 
     /// <summary>Switches that take no value: present means true.</summary>
@@ -65,6 +66,8 @@ internal static class HostCommandLine
           --tls-key PATH           PEM private key of --tls-certificate.
           --allow-insecure         Let a TCP binding listen beyond loopback without TLS (refused
                                    otherwise).
+          --allowed-users LIST     User ids the Unix-socket bindings serve (SO_PEERCRED), comma-
+                                   separated, or "any" (default: the host's own user and root).
           --state-dir DIR          Where the host keeps what outlives a run, such as its
                                    self-signed certificate (default: $XDG_STATE_HOME/rpccompare,
                                    else ~/.local/state/rpccompare).

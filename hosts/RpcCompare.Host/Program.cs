@@ -1,5 +1,6 @@
 using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Description;
 using RpcCompare.Host;
 
@@ -37,12 +38,13 @@ catch (Exception exception) when (exception is ArgumentException or NotSupported
     return 2;
 }
 
-RpcCompare.Bindings.Security.TransportSecurity security;
+TransportSecurity security;
 try
 {
     security = HostTls.Create(builder.Configuration, hostOptions);
+    builder.Services.AddSingleton(UnixPeerPolicy.Parse(hostOptions.AllowedUsers, "--allowed-users"));
 }
-catch (Exception exception) when (exception is InvalidOperationException or IOException or UnauthorizedAccessException)
+catch (Exception exception) when (exception is InvalidOperationException or IOException or UnauthorizedAccessException or ArgumentException)
 {
     Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
     return 2;

@@ -69,4 +69,10 @@ internal sealed class RpcCompareHostOptions
         StateDirectory is { Length: > 0 } configured ? Path.GetFullPath(configured)
         : Environment.GetEnvironmentVariable("XDG_STATE_HOME") is { Length: > 0 } xdg ? Path.Combine(xdg, "rpccompare")
         : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".local", "state", "rpccompare");
+
+    /// <summary>
+    /// User ids the Unix-socket bindings serve, comma-separated, or "any". Defaults to null: the
+    /// host's own user and root. A peer (SO_PEERCRED) not on the list is closed at once and counted.
+    /// </summary>
+    public string? AllowedUsers { get; set; }
 }

@@ -44,6 +44,9 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
     /// <summary>TLS for a TCP binding, from the host (plaintext and loopback-only when the host registered none).</summary>
     protected TransportSecurity Security => HostServices.GetService<TransportSecurity>() ?? TransportSecurity.Plaintext;
 
+    /// <summary>Which users a Unix-socket binding serves, from the host (by default this process's own user and root).</summary>
+    protected UnixPeerPolicy Peers => HostServices.GetService<UnixPeerPolicy>() ?? UnixPeerPolicy.OwnUser;
+
     /// <summary>What this binding carries; checked for every registered contract before it listens.</summary>
     protected virtual CarryRules Carries => CarryRules.Everything;
 

@@ -6,6 +6,9 @@ public enum ConnectionIncident
     /// <summary>Past the binding's connection limit: refused at once.</summary>
     Refused,
 
+    /// <summary>From a user the host does not serve (a Unix socket's peer uid not allowed): refused at once.</summary>
+    Unauthorized,
+
     /// <summary>Sent part of a preamble, headers or frame and stalled past the timeout.</summary>
     Stalled,
 

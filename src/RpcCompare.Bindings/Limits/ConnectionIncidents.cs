@@ -94,9 +94,13 @@ public sealed class ConnectionIncidents : IDisposable
         {
             var details = counts.Where(c => c.Key.Kind == kind).OrderByDescending(static c => c.Value).ThenBy(static c => c.Key.Detail, StringComparer.Ordinal).ToList();
             var total = details.Sum(static c => c.Value);
-            text.Append(text.Length == 0 ? "" : "; ").Append(kind == ConnectionIncident.Refused
-                ? string.Create(CultureInfo.InvariantCulture, $"refused {total:#,0} connection{(total == 1 ? "" : "s")} past its limit of {_limit}")
-                : string.Create(CultureInfo.InvariantCulture, $"closed {total:#,0} {Name(kind)}"));
+            var connections = total == 1 ? "connection" : "connections";
+            text.Append(text.Length == 0 ? "" : "; ").Append(kind switch
+            {
+                ConnectionIncident.Refused => string.Create(CultureInfo.InvariantCulture, $"refused {total:#,0} {connections} past its limit of {_limit}"),
+                ConnectionIncident.Unauthorized => string.Create(CultureInfo.InvariantCulture, $"refused {total:#,0} {connections} from users it does not serve"),
+                _ => string.Create(CultureInfo.InvariantCulture, $"closed {total:#,0} {Name(kind)}"),
+            });
             text.Append(" (").AppendJoin(", ", details.Select(static c => string.Create(CultureInfo.InvariantCulture, $"{c.Key.Detail}: {c.Value:#,0}"))).Append(')');
         }
 
@@ -106,6 +110,7 @@ public sealed class ConnectionIncidents : IDisposable
     private static string Name(ConnectionIncident kind) => kind switch
     {
         ConnectionIncident.Refused => "refused",
+        ConnectionIncident.Unauthorized => "unauthorized",
         ConnectionIncident.Stalled => "stalled",
         ConnectionIncident.Malformed => "malformed",
         ConnectionIncident.Idle => "idle",

@@ -28,7 +28,12 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
     protected override void Listen(KestrelServerOptions options)
     {
         StaleSocketFile.RemoveIfStale(SocketPath);
-        options.ListenUnixSocket(SocketPath, listen => ConfigureListener(listen));
+        options.ListenUnixSocket(SocketPath, listen =>
+        {
+            // First: a user the host does not serve costs nothing else.
+            Peers.AddTo(listen, Incidents);
+            ConfigureListener(listen);
+        });
     }
 
     protected override string BoundAddress(IHost host) => SocketPath;

@@ -5,6 +5,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
@@ -41,11 +42,18 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private ConnectionIncidents? _incidents;
     private int _disposed;
 
-    public PipeServer(PipeDispatcher dispatcher, IOptions<PipesBindingOptions> options, ILogger<PipeServer> logger)
+    private readonly UnixPeerPolicy _peers;
+
+    /// <param name="dispatcher">Answers the requests.</param>
+    /// <param name="options">Socket path, limits, timeouts.</param>
+    /// <param name="logger">The server's log.</param>
+    /// <param name="peers">Which users may connect; by default this process's own user and root.</param>
+    public PipeServer(PipeDispatcher dispatcher, IOptions<PipesBindingOptions> options, ILogger<PipeServer> logger, UnixPeerPolicy? peers = null)
     {
         _dispatcher = dispatcher;
         _options = options.Value;
         _logger = logger;
+        _peers = peers ?? UnixPeerPolicy.OwnUser;
     }
 
     public string Name => BindingNames.Pipes;
@@ -153,6 +161,13 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     // Runs on the accept loop only.
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
+        // A user the host does not serve is closed before anything is read (on Linux a pipe is a Unix socket).
+        if (!_peers.Admit(PeerCredentials.Of(stream.SafePipeHandle), _incidents!))
+        {
+            stream.Dispose();
+            return;
+        }
+
         var open = _connections.Count;
         var atLimit = open >= _maxConnections;
         var closeAtOnce = open >= _maxConnections + RefusalsAnsweredAtOnce;

@@ -81,6 +81,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
                 // UseUnixDomainSocket, so they are in place when CoreWCF adds its socket.
                 kestrel.ConfigureEndpointDefaults(listen =>
                 {
+                    Peers.AddTo(listen, Incidents);
                     limit.AddTo(listen);
                     WcfServiceModel.CountTimeouts(listen, Incidents);
                     listen.Use(next => connection =>

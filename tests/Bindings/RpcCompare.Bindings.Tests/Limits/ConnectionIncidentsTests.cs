@@ -32,6 +32,21 @@ public sealed class ConnectionIncidentsTests
     }
 
     [Fact]
+    public void UsersNotServed_AreOneWarning_NamingEachUid()
+    {
+        using var incidents = Create();
+        incidents.Add(ConnectionIncident.Unauthorized, "uid 65534");
+        incidents.Add(ConnectionIncident.Unauthorized, "uid 65534");
+        incidents.Add(ConnectionIncident.Unauthorized, "uid 1001");
+        incidents.Add(ConnectionIncident.Refused, "max_concurrent_connections_exceeded");
+
+        _time.Advance(TimeSpan.FromSeconds(10));
+
+        Assert.Equal(["Warning test: Binding wcf-nettcp, last 10 s: refused 1 connection past its limit of 3,000 (WcfNetTcp:MaxConnections) (max_concurrent_connections_exceeded: 1); "
+            + "refused 3 connections from users it does not serve (uid 65534: 2, uid 1001: 1)"], _log.Lines);
+    }
+
+    [Fact]
     public void AnIntervalWithNothing_WritesNothing_AndTheNextCountsOnlyItsOwn()
     {
         using var incidents = Create();
