@@ -23,6 +23,13 @@ internal sealed class ServerTarget
         Description = "Trust the server's certificate by its SHA-256 thumbprint (the host logs it); with --address, turns TLS on for wcf-nettcp.",
     };
 
+    private readonly Option<FileInfo?> _clientCertificate = new("--tls-client-certificate")
+    {
+        Description = "Mutual TLS: the certificate to present, PEM (key in it or --tls-client-key) or .pfx, for a host started with --tls-client-thumbprints or --tls-client-ca.",
+    };
+
+    private readonly Option<FileInfo?> _clientKey = new("--tls-client-key") { Description = "The PEM private key of --tls-client-certificate." };
+
     private readonly Option<bool> _tls = new("--tls") { Description = "wcf-nettcp with --address: use TLS, trusting certificates this machine trusts (https:// addresses use TLS anyway)." };
 
     public ServerTarget(string bindingDescription)
@@ -30,7 +37,7 @@ internal sealed class ServerTarget
         _binding = new Option<string>("--binding", "-b") { Description = bindingDescription, Required = true };
     }
 
-    public IEnumerable<Option> Options => [_binding, _address, _endpoints, _thumbprint, _tls];
+    public IEnumerable<Option> Options => [_binding, _address, _endpoints, _thumbprint, _tls, _clientCertificate, _clientKey];
 
     public string Binding(ParseResult parse) => parse.GetValue(_binding)!;
 
@@ -72,6 +79,20 @@ internal sealed class ServerTarget
         else if (parse.GetValue(_tls))
         {
             tls ??= new ClientTlsOptions();
+        }
+
+        if (parse.GetValue(_clientCertificate) is { } certificateFile)
+        {
+            try
+            {
+                tls ??= new ClientTlsOptions();
+                tls.ClientCertificate = CertificateFile.Load(certificateFile.FullName, parse.GetValue(_clientKey)?.FullName, null, "--tls-client-certificate", "--tls-client-key");
+            }
+            catch (InvalidOperationException exception)
+            {
+                error.WriteLine($"error: {exception.Message}");
+                return null;
+            }
         }
 
         return (address, RpcClientFactory.CreateDefault(new RpcClientOptions { Tls = tls }));

@@ -18,6 +18,14 @@ const usage = `Usage: node call.mjs (grpc|soap) ADDRESS OPERATION [ARGUMENT] [--
   OPERATION:    ping | read-directory [PATH] | write-at [OFFSET] | echo [BYTES]
                 | health [SERVICE]  (grpc only: the standard grpc.health.v1 service)`;
 
+// grpc-js gives Node.js the IP address it dials as the TLS server name, which Node.js warns about
+// (DEP0123) on stderr at every TLS call to an address such as 127.0.0.1: callers read this tool's
+// output, and the warning says nothing they could act on. Every other warning is still printed.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.code !== 'DEP0123') console.warn(`${warning.name}: ${warning.message}`);
+});
+
 // --ca FILE (or RPCCOMPARE_CA): the certificate to trust for TLS, e.g. the tls-certificate.pem a
 // host with --tls writes beside its endpoints file.
 const args = process.argv.slice(2);

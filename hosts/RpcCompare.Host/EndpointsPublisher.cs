@@ -67,6 +67,10 @@ internal sealed partial class EndpointsPublisher : IHostedService
             if (_security.Certificate is { } certificate)
             {
                 LogCertificate(_logger, certificate.Thumbprint, certificate.Source, certificate.Certificate.NotAfter.ToUniversalTime());
+                if (_security.ClientCertificates is { } clients)
+                {
+                    LogClientCertificates(_logger, clients.Description);
+                }
             }
 
             if (_options.EndpointsFile is { } path)
@@ -112,6 +116,9 @@ internal sealed partial class EndpointsPublisher : IHostedService
 
     [LoggerMessage(6, LogLevel.Information, "Unix-socket bindings serve {Users} (RpcCompare:AllowedUsers)")]
     private static partial void LogPeers(ILogger logger, string users);
+
+    [LoggerMessage(7, LogLevel.Information, "TLS clients must present a certificate: {Served}")]
+    private static partial void LogClientCertificates(ILogger logger, string served);
 
     [LoggerMessage(4, LogLevel.Critical, "Could not publish the endpoints; stopping")]
     private static partial void LogPublishFailed(ILogger logger, Exception exception);

@@ -21,6 +21,8 @@ internal static class HostCommandLine
         ["--tls-certificate"] = "Tls:CertificateFile",
         ["--tls-key"] = "Tls:KeyFile",
         ["--allow-insecure"] = "Tls:AllowInsecure",
+        ["--tls-client-thumbprints"] = "Tls:ClientCertificates",
+        ["--tls-client-ca"] = "Tls:ClientCertificateAuthority",
         ["--allowed-users"] = "RpcCompare:AllowedUsers",
     };
 
@@ -64,6 +66,11 @@ internal static class HostCommandLine
           --tls-certificate PATH   Server certificate, PEM (key in it or --tls-key) or .pfx
                                    (password: --Tls:CertificatePassword). Implies --tls.
           --tls-key PATH           PEM private key of --tls-certificate.
+          --tls-client-thumbprints LIST
+                                   Mutual TLS: serve only clients presenting a certificate with
+                                   one of these SHA-256 thumbprints (comma-separated). Implies --tls.
+          --tls-client-ca PATH     Mutual TLS: serve clients whose certificate chains to a CA in
+                                   this PEM file (with or instead of the thumbprints). Implies --tls.
           --allow-insecure         Let a TCP binding listen beyond loopback without TLS (refused
                                    otherwise).
           --allowed-users LIST     User ids the Unix-socket bindings serve (SO_PEERCRED), comma-

@@ -10,13 +10,14 @@ internal static class HostTls
     public static TransportSecurity Create(IConfiguration configuration, RpcCompareHostOptions host)
     {
         var options = configuration.GetSection(TlsOptions.SectionName).Get<TlsOptions>() ?? new TlsOptions();
-        // Naming a certificate is asking for TLS.
-        if (!options.Enabled && string.IsNullOrEmpty(options.CertificateFile))
+        // Naming a certificate, or the client certificates to serve, is asking for TLS.
+        var clients = ClientCertificatePolicy.From(options);
+        if (!options.Enabled && string.IsNullOrEmpty(options.CertificateFile) && clients is null)
         {
-            return new TransportSecurity(null, options.AllowInsecure);
+            return new TransportSecurity(null, options.AllowInsecure, clients);
         }
 
-        return new TransportSecurity(ServerCertificate.Load(options, host.EffectiveStateDirectory, NamesFor(host)), options.AllowInsecure);
+        return new TransportSecurity(ServerCertificate.Load(options, host.EffectiveStateDirectory, NamesFor(host)), options.AllowInsecure, clients);
     }
 
     /// <summary>

@@ -2,8 +2,10 @@ using System.Text.Json;
 using RpcCompare.Client;
 using RpcCompare.PushAgent;
 
-// Commands on stdin, answers on stdout (AgentMessages.cs); diagnostics on stderr.
-using var factory = RpcClientFactory.CreateDefault();
+// Commands on stdin, answers on stdout (AgentMessages.cs); diagnostics on stderr. "--tls-thumbprint X":
+// the host uses TLS, and its certificate is the one with that SHA-256 thumbprint.
+var tls = args is ["--tls-thumbprint", var thumbprint] ? new RpcCompare.Bindings.Security.ClientTlsOptions { ServerCertificateThumbprint = thumbprint } : null;
+using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { Tls = tls });
 await using var broadcast = new BroadcastSubscribers(factory);
 var output = Console.Out;
 while (await Console.In.ReadLineAsync() is { } line)

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Bindings.ContractAssemblies;
 using RpcCompare.Client;
 using RpcCompare.Description;
@@ -53,7 +54,7 @@ internal sealed class ComparisonRun
                 ? await StartHostAsync(requested.Where(b => b != BindingNames.InProc).ToList(), readHostAllocations)
                 : (new Dictionary<string, string>(), "started by the runner as a separate process");
             var targets = builtIn ? Targets(requested, endpoints, notMeasured) : [];
-            var variantTargets = await VariantTargetsAsync(suites, targets, readHostAllocations, notMeasured);
+            var variantTargets = await VariantTargetsAsync(suites, targets, readHostAllocations, notMeasured, hostTls);
             var contractTargets = suites.Contains(contracts) ? await StartContractsHostAsync(contracts!, requested) : [];
             PrepareSuites(suites, endpoints);
 
@@ -61,7 +62,7 @@ internal sealed class ComparisonRun
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings, hostTls), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
-            var push = suites.OfType<PushSuite>().FirstOrDefault() is { } pushSuite ? await MeasurePushAsync(factory, TargetsOf(pushSuite, targets, variantTargets)) : null;
+            var push = suites.OfType<PushSuite>().FirstOrDefault() is { } pushSuite ? await MeasurePushAsync(factory, TargetsOf(pushSuite, targets, variantTargets), hostTls) : null;
             var pooled = Repetition.Pool(repetitions);
             var hostAllocations = await _hostAllocations.PerCallAsync(pooled.Cells);
 
@@ -218,7 +219,7 @@ internal sealed class ComparisonRun
     /// knob's environment; a client-side knob gets its own client factory.
     /// </summary>
     private async Task<IReadOnlyList<BindingTarget>> VariantTargetsAsync(IReadOnlyList<ISuite> suites, IReadOnlyList<BindingTarget> targets,
-        bool readAllocations, List<NotMeasured> notMeasured)
+        bool readAllocations, List<NotMeasured> notMeasured, ClientTlsOptions? hostTls)
     {
         var variantTargets = new List<BindingTarget>();
         foreach (var uses in suites.SelectMany(s => s.Variants).GroupBy(u => u.Variant.Suffix))
@@ -251,10 +252,11 @@ internal sealed class ComparisonRun
                 addresses = new Dictionary<string, string>(host.Endpoints);
             }
 
-            // A knob on both sides (the gRPC engine) has a host and a client factory of its own.
+            // A knob on both sides (the gRPC engine) has a host and a client factory of its own. A
+            // client-side knob calls the main host, so it trusts what the main clients trust.
             if (variant.CreateClientFactory is { } create)
             {
-                clientFactory = create();
+                clientFactory = create(variant.NeedsHost ? null : hostTls);
                 _cleanup.Add(new Disposer(clientFactory));
             }
 
@@ -287,13 +289,13 @@ internal sealed class ComparisonRun
     }
 
     /// <summary>The push suite: delivery to subscribers in agent processes rather than call rates, so it runs on its own after the call suites.</summary>
-    private async Task<PushResults> MeasurePushAsync(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets)
+    private async Task<PushResults> MeasurePushAsync(RpcClientFactory factory, IReadOnlyList<BindingTarget> targets, ClientTlsOptions? hostTls)
     {
         var settings = PushSettings.For(_options.Quick, _options.Full, _options.MaxSubscribers);
         var pushTargets = PushSuite.Targets(factory, targets);
         PushResults? results = null;
         var progress = new RunProgress(_console, pushTargets.Count * settings.PlannedSecondsPerTarget);
-        await progress.RunAsync(async report => results = await PushSuite.RunAsync(factory, pushTargets, settings, report, progress.Completed));
+        await progress.RunAsync(async report => results = await PushSuite.RunAsync(factory, pushTargets, settings, report, progress.Completed, hostTls?.ServerCertificateThumbprint));
         return results!;
     }
 }

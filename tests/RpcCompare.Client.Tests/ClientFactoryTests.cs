@@ -18,8 +18,8 @@ public sealed class ClientFactoryTests
     [Theory]
     [InlineData(BindingNames.WcfNetTcp, "127.0.0.1:8808", "net.tcp:// URL")]
     [InlineData(BindingNames.WcfUds, "wcf-uds", "absolute path")]
-    [InlineData(BindingNames.WcfHttp, "net.tcp://127.0.0.1:1", "http:// URL")]
-    [InlineData(BindingNames.GrpcTcp, "localhost:5000", "http:// URL")]
+    [InlineData(BindingNames.WcfHttp, "net.tcp://127.0.0.1:1", "http:// or https:// URL")]
+    [InlineData(BindingNames.GrpcTcp, "localhost:5000", "http:// or https:// URL")]
     [InlineData(BindingNames.GrpcUds, "grpc.sock", "absolute socket path")]
     public void MalformedAddress_IsRefusedWithTheExpectedForm(string binding, string address, string expected)
     {

@@ -22,9 +22,9 @@ namespace RpcCompare.Runner.Hosting;
 /// <param name="Suffix">The label suffix, e.g. "inline-io".</param>
 /// <param name="Description">What differs from the product's configuration, in words, for the report.</param>
 /// <param name="HostEnvironment">The second host's extra environment; empty for a client-side knob.</param>
-/// <param name="CreateClientFactory">The client-side knob's factory; null for a server-side knob.</param>
+/// <param name="CreateClientFactory">The client-side knob's factory, given the main host's TLS trust (for a knob that calls it); null for a server-side knob.</param>
 /// <param name="Prepare">Run once before the variant's host starts (the TLS variant makes its certificate); null when nothing is needed.</param>
-internal sealed record BindingVariant(string Suffix, string Description, IReadOnlyDictionary<string, string> HostEnvironment, Func<RpcClientFactory>? CreateClientFactory = null,
+internal sealed record BindingVariant(string Suffix, string Description, IReadOnlyDictionary<string, string> HostEnvironment, Func<ClientTlsOptions?, RpcClientFactory>? CreateClientFactory = null,
     Action? Prepare = null)
 {
     public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
@@ -63,9 +63,9 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         "client SocketsHttpHandler.EnableMultipleHttp2Connections = false (its default) instead of true: a channel keeps one HTTP/2 connection, " +
         "so calls past the server's 100 concurrent streams wait for a free stream",
         new Dictionary<string, string>(),
-        static () =>
+        static tls =>
         {
-            var options = new GrpcClientOptions { EnableMultipleHttp2Connections = false, ConnectTimeout = RunnerClients.ConnectTimeout };
+            var options = new GrpcClientOptions { EnableMultipleHttp2Connections = false, ConnectTimeout = RunnerClients.ConnectTimeout, Tls = tls };
             return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
         });
 
@@ -86,9 +86,9 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             [$"{GrpcUdsBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ProtobufNetGrpc),
             [ComparedServices.Key] = ComparedServices.Value,
         },
-        static () =>
+        static tls =>
         {
-            var options = new GrpcClientOptions { Engine = GrpcEngine.ProtobufNetGrpc, ConnectTimeout = RunnerClients.ConnectTimeout };
+            var options = new GrpcClientOptions { Engine = GrpcEngine.ProtobufNetGrpc, ConnectTimeout = RunnerClients.ConnectTimeout, Tls = tls };
             return new RpcClientFactory([new GrpcTcpClientProvider(options), new GrpcUdsClientProvider(options)]);
         });
 
@@ -98,7 +98,7 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         "ServiceModel.Grpc 1.22.1 with its protobuf marshaller on the server (AddServiceModelGrpc) and its ClientFactory proxies in the client (Engine = ServiceModelGrpc) " +
         "instead of the product's methods built from the contract model; its own wire (every parameter list in a message of its own)",
         new Dictionary<string, string> { [$"{GrpcTcpBindingOptions.SectionName}__Engine"] = nameof(GrpcEngine.ServiceModelGrpc), [ComparedServices.Key] = ComparedServices.Value },
-        static () => new RpcClientFactory([new GrpcTcpClientProvider(new GrpcClientOptions { Engine = GrpcEngine.ServiceModelGrpc, ConnectTimeout = RunnerClients.ConnectTimeout })]));
+        static tls => new RpcClientFactory([new GrpcTcpClientProvider(new GrpcClientOptions { Engine = GrpcEngine.ServiceModelGrpc, ConnectTimeout = RunnerClients.ConnectTimeout, Tls = tls })]));
 
     /// <summary>Kestrel's concurrent streams per HTTP/2 connection raised from 100, for subscriptions multiplexed on one connection.</summary>
     public static readonly BindingVariant GrpcStreamsRaised = new(
@@ -130,7 +130,7 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             ["Tls__CertificateFile"] = Path.Combine(RunnerState.Directory, "tls", "server.crt"),
             ["Tls__KeyFile"] = Path.Combine(RunnerState.Directory, "tls", "server.key"),
         },
-        static () => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint }),
+        static _ => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint }),
         static () => _ = s_tlsCertificate.Value);
 
     /// <summary>The TCP bindings, which the TLS variant applies to.</summary>

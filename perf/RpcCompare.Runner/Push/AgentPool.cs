@@ -10,10 +10,14 @@ internal sealed class AgentPool : IAsyncDisposable
 {
     private readonly List<AgentProcess> _agents = [];
     private readonly int _perAgent;
+    private readonly string? _serverThumbprint;
 
-    public AgentPool(int perAgent)
+    /// <param name="perAgent">Subscribers per agent process.</param>
+    /// <param name="serverThumbprint">The TLS host's certificate the agents pin (a --host with TLS on); null for plaintext.</param>
+    public AgentPool(int perAgent, string? serverThumbprint = null)
     {
         _perAgent = perAgent;
+        _serverThumbprint = serverThumbprint;
     }
 
     public int Started => _agents.Count;
@@ -30,7 +34,7 @@ internal sealed class AgentPool : IAsyncDisposable
     {
         while (_agents.Count < count)
         {
-            _agents.Add(AgentProcess.Start());
+            _agents.Add(AgentProcess.Start(_serverThumbprint));
         }
 
         return _agents.GetRange(0, count);

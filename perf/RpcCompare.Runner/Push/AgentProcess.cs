@@ -16,7 +16,8 @@ internal sealed class AgentProcess : IAsyncDisposable
         _process = process;
     }
 
-    public static AgentProcess Start()
+    /// <param name="serverThumbprint">The TLS host's certificate to pin, passed as --tls-thumbprint; null for plaintext.</param>
+    public static AgentProcess Start(string? serverThumbprint = null)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -26,6 +27,12 @@ internal sealed class AgentProcess : IAsyncDisposable
             UseShellExecute = false,
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "RpcCompare.PushAgent.dll"));
+        if (serverThumbprint is not null)
+        {
+            start.ArgumentList.Add("--tls-thumbprint");
+            start.ArgumentList.Add(serverThumbprint);
+        }
+
         var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.PushAgent.");
         var agent = new AgentProcess(process);
         process.ErrorDataReceived += (_, e) =>

@@ -52,9 +52,16 @@ internal sealed class PushSuite : ISuite
     };
 
     /// <summary>Measures every target: the broadcast search, then each collaboration row.</summary>
-    public static async Task<PushResults> RunAsync(RpcClientFactory factory, IReadOnlyList<PushTarget> targets, PushSettings settings, Action<string?, double> report, Action<string> completed)
+    /// <param name="factory">The runner's clients (publishers).</param>
+    /// <param name="targets">What to measure.</param>
+    /// <param name="settings">Subscriber counts, bursts, rooms.</param>
+    /// <param name="report">Progress: the step and its share done.</param>
+    /// <param name="completed">Called with each target's label once it is measured.</param>
+    /// <param name="serverThumbprint">A TLS host's certificate, which the subscriber agents pin; null for plaintext.</param>
+    public static async Task<PushResults> RunAsync(RpcClientFactory factory, IReadOnlyList<PushTarget> targets, PushSettings settings, Action<string?, double> report, Action<string> completed,
+        string? serverThumbprint = null)
     {
-        await using var agents = new AgentPool(settings.SubscribersPerAgent);
+        await using var agents = new AgentPool(settings.SubscribersPerAgent, serverThumbprint);
         var broadcast = new List<BroadcastResult>();
         var collaboration = new List<CollaborationResult>();
         var search = new BroadcastSearch(settings, agents, line => report(line, 0));

@@ -62,8 +62,14 @@ public abstract class KestrelBindingServer : EmbeddedBindingServer
     protected static string ListeningUrl(IHost host)
     {
         ArgumentNullException.ThrowIfNull(host);
-        var bound = new Uri(host.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single());
-        var dialled = bound.Host is "0.0.0.0" or "[::]" ? new UriBuilder(bound) { Host = "127.0.0.1" }.Uri : bound;
+        return DialledAddress(host.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single());
+    }
+
+    /// <summary>The address a client dials for what Kestrel reports it bound: every address (0.0.0.0, [::]) as 127.0.0.1.</summary>
+    public static string DialledAddress(string bound)
+    {
+        var uri = new Uri(bound);
+        var dialled = uri.Host is "0.0.0.0" or "[::]" ? new UriBuilder(uri) { Host = "127.0.0.1" }.Uri : uri;
         return dialled.GetLeftPart(UriPartial.Authority);
     }
 

@@ -18,6 +18,15 @@ public sealed class ClientTlsOptions
     /// </summary>
     public string? ServerCertificateThumbprint { get; set; }
 
+    /// <summary>
+    /// Mutual TLS: the certificate (with its private key) this client presents to a host that asks
+    /// for one (Tls:ClientCertificates or Tls:ClientCertificateAuthority). Defaults to null: none.
+    /// </summary>
+    public X509Certificate2? ClientCertificate { get; set; }
+
+    /// <summary>The client certificate for a handler's SslOptions: empty when there is none.</summary>
+    public X509CertificateCollection ClientCertificates => ClientCertificate is null ? [] : [ClientCertificate];
+
     /// <summary>Whether the server's certificate is trusted, by <see cref="ServerCertificateThumbprint"/> or else by the system's checks.</summary>
     public bool Trusts(X509Certificate? certificate, SslPolicyErrors errors) =>
         ServerCertificateThumbprint is { } pinned

@@ -41,30 +41,8 @@ public sealed class ServerCertificate
         ArgumentNullException.ThrowIfNull(options);
         time ??= TimeProvider.System;
         return options.CertificateFile is { Length: > 0 } file
-            ? new ServerCertificate(FromFile(file, options.KeyFile, options.CertificatePassword), $"from {file}")
+            ? new ServerCertificate(CertificateFile.Load(file, options.KeyFile, options.CertificatePassword, "Tls:CertificateFile", "Tls:KeyFile"), $"from {file}")
             : SelfSigned(Path.Combine(stateDirectory, "tls"), names, time.GetUtcNow());
-    }
-
-    private static X509Certificate2 FromFile(string file, string? keyFile, string? password)
-    {
-        X509Certificate2 certificate;
-        try
-        {
-            var extension = Path.GetExtension(file);
-            certificate = extension.Equals(".pfx", StringComparison.OrdinalIgnoreCase) || extension.Equals(".p12", StringComparison.OrdinalIgnoreCase)
-                ? X509CertificateLoader.LoadPkcs12FromFile(file, password)
-                : password is { Length: > 0 }
-                    ? X509Certificate2.CreateFromEncryptedPemFile(file, password, keyFile)
-                    : X509Certificate2.CreateFromPemFile(file, keyFile);
-        }
-        catch (Exception exception) when (exception is CryptographicException or IOException or UnauthorizedAccessException or ArgumentException)
-        {
-            throw new InvalidOperationException($"Tls:CertificateFile '{file}'{(keyFile is null ? "" : $" with Tls:KeyFile '{keyFile}'")} could not be read: {exception.Message}", exception);
-        }
-
-        return certificate.HasPrivateKey
-            ? certificate
-            : throw new InvalidOperationException($"Tls:CertificateFile '{file}' holds no private key; give it in the same file or as Tls:KeyFile.");
     }
 
     private static ServerCertificate SelfSigned(string directory, IReadOnlyCollection<string> names, DateTimeOffset now)

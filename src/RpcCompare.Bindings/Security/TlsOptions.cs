@@ -31,6 +31,19 @@ public sealed class TlsOptions
     public string? CertificatePassword { get; set; }
 
     /// <summary>
+    /// Mutual TLS: SHA-256 thumbprints of the client certificates served, comma-separated. With this
+    /// or <see cref="ClientCertificateAuthority"/> set, every TCP binding asks each client for a
+    /// certificate and closes a connection without an accepted one. Defaults to null: no client certificate asked.
+    /// </summary>
+    public string? ClientCertificates { get; set; }
+
+    /// <summary>
+    /// Mutual TLS: a PEM file of the certificate authorities whose client certificates are served
+    /// (chain built to them alone, for client authentication, revocation not checked). Defaults to null.
+    /// </summary>
+    public string? ClientCertificateAuthority { get; set; }
+
+    /// <summary>
     /// Lets a TCP binding listen on an address other than loopback without TLS. Defaults to false:
     /// the host refuses to start rather than serve anyone who can reach the port in plaintext.
     /// </summary>

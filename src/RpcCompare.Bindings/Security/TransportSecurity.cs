@@ -1,7 +1,9 @@
 using System.Net;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Https;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Security;
 
@@ -15,16 +17,28 @@ public sealed class TransportSecurity
     /// <summary>No TLS, loopback only: a binding started outside a host (tests, tools).</summary>
     public static readonly TransportSecurity Plaintext = new(null, allowInsecure: false);
 
-    public TransportSecurity(ServerCertificate? certificate, bool allowInsecure)
+    /// <param name="certificate">The certificate the TCP bindings present; null for plaintext.</param>
+    /// <param name="allowInsecure">Whether plaintext may listen beyond loopback.</param>
+    /// <param name="clientCertificates">Mutual TLS: the client certificates served; null to ask for none.</param>
+    public TransportSecurity(ServerCertificate? certificate, bool allowInsecure, ClientCertificatePolicy? clientCertificates = null)
     {
+        if (clientCertificates is not null && certificate is null)
+        {
+            throw new InvalidOperationException("Client certificates (Tls:ClientCertificates, Tls:ClientCertificateAuthority) need TLS on: add --tls.");
+        }
+
         Certificate = certificate;
         AllowInsecure = allowInsecure;
+        ClientCertificates = clientCertificates;
     }
 
     /// <summary>The certificate every TCP binding presents; null for plaintext.</summary>
     public ServerCertificate? Certificate { get; }
 
     public bool AllowInsecure { get; }
+
+    /// <summary>Mutual TLS: which client certificates are served; null when none is asked for.</summary>
+    public ClientCertificatePolicy? ClientCertificates { get; }
 
     public bool UsesTls => Certificate is not null;
 
@@ -46,15 +60,39 @@ public sealed class TransportSecurity
         }
     }
 
-    /// <summary>Kestrel's TLS on <paramref name="listen"/> (ALPN offers what its Protocols allow); the TLS handshake must end within <paramref name="handshakeTimeout"/>.</summary>
-    public void UseTls(ListenOptions listen, TimeSpan handshakeTimeout)
+    /// <summary>
+    /// Kestrel's TLS on <paramref name="listen"/> (ALPN offers what its Protocols allow); the TLS
+    /// handshake must end within <paramref name="handshakeTimeout"/>. With client certificates asked
+    /// for, any certificate completes the handshake and the policy is applied right after it, so a
+    /// refused client is counted once in <paramref name="incidents"/>, by who it was, and closed
+    /// before a byte of its requests is read (a refusal inside the handshake would also be counted
+    /// by Kestrel as a failed handshake, and say nothing of the certificate).
+    /// </summary>
+    public void UseTls(ListenOptions listen, TimeSpan handshakeTimeout, ConnectionIncidents incidents)
     {
         ArgumentNullException.ThrowIfNull(listen);
         var certificate = Certificate ?? throw new InvalidOperationException("TLS is off: there is no server certificate.");
-        listen.UseHttps(new HttpsConnectionAdapterOptions
+        var https = new HttpsConnectionAdapterOptions { ServerCertificate = certificate.Certificate, HandshakeTimeout = handshakeTimeout };
+        if (ClientCertificates is not null)
         {
-            ServerCertificate = certificate.Certificate,
-            HandshakeTimeout = handshakeTimeout,
-        });
+            https.ClientCertificateMode = ClientCertificateMode.AllowCertificate;
+            https.ClientCertificateValidation = static (_, _, _) => true;
+        }
+
+        listen.UseHttps(https);
+        if (ClientCertificates is { } clients)
+        {
+            listen.Use(next => connection =>
+            {
+                var presented = connection.Features.Get<ITlsConnectionFeature>()?.ClientCertificate;
+                if (clients.Accepts(presented, out var who))
+                {
+                    return next(connection);
+                }
+
+                incidents.Add(ConnectionIncident.Unauthorized, who);
+                return Task.CompletedTask; // Returning ends the connection: Kestrel closes it.
+            });
+        }
     }
 }

@@ -121,7 +121,7 @@ public abstract class GrpcClientProvider : IBindingClientProvider, IBindingHealt
     {
         PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
         ConnectTimeout = Options.ConnectTimeout,
-        SslOptions = { RemoteCertificateValidationCallback = Options.Tls?.ValidationCallback },
+        SslOptions = { RemoteCertificateValidationCallback = Options.Tls?.ValidationCallback, ClientCertificates = Options.Tls?.ClientCertificates },
     };
 
     // See GrpcClientOptions.EnableMultipleHttp2Connections: on by default, as grpc-dotnet's

@@ -150,7 +150,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
         if (tls)
         {
             // Before the preface deadline, which must see the decrypted bytes.
-            Security.UseTls(listen, _options.HandshakeTimeout);
+            Security.UseTls(listen, _options.HandshakeTimeout, Incidents);
         }
 
         PrefaceTimeout.AddTo(listen, PrefaceTimeout.Http2PrefaceLength, _options.HandshakeTimeout, Incidents);

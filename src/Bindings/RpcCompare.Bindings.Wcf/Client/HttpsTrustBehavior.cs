@@ -26,6 +26,12 @@ internal sealed class HttpsTrustBehavior : IEndpointBehavior
         bindingParameters.Add(new Func<HttpClientHandler, HttpMessageHandler>(handler =>
         {
             handler.ServerCertificateCustomValidationCallback = (message, certificate, chain, errors) => callback(message, certificate, chain, errors);
+            if (_tls.ClientCertificate is { } client)
+            {
+                handler.ClientCertificateOptions = ClientCertificateOption.Manual;
+                handler.ClientCertificates.Add(client);
+            }
+
             return handler;
         }));
     }

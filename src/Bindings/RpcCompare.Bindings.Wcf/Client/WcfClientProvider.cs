@@ -113,21 +113,35 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
     /// <summary>
     /// A pinned thumbprint replaces WCF's chain check (a host's self-signed certificate chains to
     /// nothing); without one, WCF's own checks apply. Revocation is not checked for a pinned certificate.
-    /// HTTPS checks through the HttpClientHandler instead (<see cref="HttpsTrustBehavior"/>).
+    /// HTTPS checks (and presents a client certificate) through the HttpClientHandler instead
+    /// (<see cref="HttpsTrustBehavior"/>); NetTcp presents its client certificate through the credentials.
     /// </summary>
     private TFactory TrustServer<TFactory>(TFactory factory)
         where TFactory : ChannelFactory
     {
-        if (Options.Tls is { } tls && factory.Endpoint.Binding.CreateBindingElements().Find<HttpsTransportBindingElement>() is not null)
+        if (Options.Tls is not { } tls)
+        {
+            return factory;
+        }
+
+        if (factory.Endpoint.Binding.CreateBindingElements().Find<HttpsTransportBindingElement>() is not null)
         {
             factory.Endpoint.EndpointBehaviors.Add(new HttpsTrustBehavior(tls));
+            return factory;
         }
-        else if (Options.Tls?.ServerCertificateThumbprint is not null)
+
+        // NetTcp: WCF's own SSL stream upgrade, configured through the factory's credentials.
+        if (tls.ClientCertificate is { } client)
+        {
+            factory.Credentials.ClientCertificate.Certificate = client;
+        }
+
+        if (tls.ServerCertificateThumbprint is not null)
         {
             factory.Credentials.ServiceCertificate.SslCertificateAuthentication = new X509ServiceCertificateAuthentication
             {
                 CertificateValidationMode = X509CertificateValidationMode.Custom,
-                CustomCertificateValidator = new PinnedCertificateValidator(Options.Tls),
+                CustomCertificateValidator = new PinnedCertificateValidator(tls),
                 RevocationMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
             };
         }

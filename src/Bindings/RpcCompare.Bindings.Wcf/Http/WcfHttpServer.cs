@@ -57,7 +57,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
             listen.Protocols = HttpProtocols.Http1;
             if (Security.UsesTls)
             {
-                Security.UseTls(listen, _options.HandshakeTimeout);
+                Security.UseTls(listen, _options.HandshakeTimeout, Incidents);
             }
         });
     }
@@ -79,7 +79,11 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void Configure(WebApplication application)
     {
-        application.Services.GetRequiredService<ServiceMetadataBehavior>().HttpGetEnabled = true;
+        // HTTPS has its own switch: with only HttpGetEnabled, an HTTPS request got the WSDL but with the
+        // listen address (https://0.0.0.0:8080 in a container) instead of the one the client asked for.
+        var metadata = application.Services.GetRequiredService<ServiceMetadataBehavior>();
+        metadata.HttpGetEnabled = !Security.UsesTls;
+        metadata.HttpsGetEnabled = Security.UsesTls;
         // ?wsdl answers with the one self-contained document (?singleWsdl): CoreWCF's multi-document
         // form imports the binding from another namespace, and a Node.js soap client built from it
         // sent every call with the wrong body element. ?wsdl=wsdl0 and ?xsd=xsd0 still answer.

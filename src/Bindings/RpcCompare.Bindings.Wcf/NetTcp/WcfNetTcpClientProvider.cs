@@ -29,7 +29,8 @@ public sealed class WcfNetTcpClientProvider : WcfClientProvider, IPushClientProv
         var binding = new NetTcpBinding(tls ? SecurityMode.Transport : SecurityMode.None) { MaxReceivedMessageSize = Options.MaxMessageSize, MaxBufferSize = Options.MaxMessageSize };
         if (tls)
         {
-            binding.Security.Transport.ClientCredentialType = TcpClientCredentialType.None;
+            // A client certificate goes with the server's mutual TLS (it must be asked for to be sent).
+            binding.Security.Transport.ClientCredentialType = Options.Tls?.ClientCertificate is null ? TcpClientCredentialType.None : TcpClientCredentialType.Certificate;
         }
 
         RaiseQuotas(binding.ReaderQuotas);

@@ -34,13 +34,13 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
     /// The binding both sides use: binary encoding, quotas from the options, and SecurityMode.None,
     /// or Transport (TLS through WCF's SSL stream upgrade) when <paramref name="tls"/>.
     /// </summary>
-    public static NetTcpBinding CreateBinding(int maxMessageSize, bool tls = false)
+    public static NetTcpBinding CreateBinding(int maxMessageSize, bool tls = false, bool clientCertificates = false)
     {
         var binding = new NetTcpBinding(tls ? SecurityMode.Transport : SecurityMode.None) { MaxReceivedMessageSize = maxMessageSize, MaxBufferSize = maxMessageSize };
         if (tls)
         {
             // Transport security defaults to Windows credentials, which CoreWCF on Linux cannot check.
-            binding.Security.Transport.ClientCredentialType = TcpClientCredentialType.None;
+            binding.Security.Transport.ClientCredentialType = clientCertificates ? TcpClientCredentialType.Certificate : TcpClientCredentialType.None;
         }
 
         WcfServiceModel.RaiseQuotas(binding.ReaderQuotas, maxMessageSize);
@@ -71,12 +71,22 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
     protected override void Configure(WebApplication application) =>
         application.UseServiceModel(builder =>
         {
-            WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize, Security.UsesTls), _options,
+            WcfServiceModel.AddEndpoints(builder, Endpoints, () => CreateBinding(_options.MaxMessageSize, Security.UsesTls, Security.ClientCertificates is not null), _options,
                 endpoint => new Uri(endpoint.Name, UriKind.Relative));
             if (Security.Certificate is { } certificate)
             {
                 // NetTcp's TLS is WCF's own (an SSL stream upgrade inside its framing), not Kestrel's.
-                builder.ConfigureAllServiceHostBase(host => host.Credentials.ServiceCertificate.Certificate = certificate.Certificate);
+                builder.ConfigureAllServiceHostBase(host =>
+                {
+                    host.Credentials.ServiceCertificate.Certificate = certificate.Certificate;
+                    if (Security.ClientCertificates is { } clients)
+                    {
+                        var authentication = host.Credentials.ClientCertificate.Authentication;
+                        authentication.CertificateValidationMode = CoreWCF.Security.X509CertificateValidationMode.Custom;
+                        authentication.CustomCertificateValidator = new ClientCertificateValidator(clients, Incidents);
+                        authentication.RevocationMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck;
+                    }
+                });
             }
         });
 

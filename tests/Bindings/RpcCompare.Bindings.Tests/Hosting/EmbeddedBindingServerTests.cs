@@ -39,13 +39,22 @@ public sealed class EmbeddedBindingServerTests : IAsyncDisposable
             _log.Matching("Binding greeter listening on"));
     }
 
-    [Fact]
-    public async Task AListenerOnEveryAddress_IsPublishedAsLoopback_WhichReachesIt()
+    [Theory]
+    [InlineData("http://0.0.0.0:5000", "http://127.0.0.1:5000")]
+    [InlineData("https://[::]:5001", "https://127.0.0.1:5001")]
+    [InlineData("http://127.0.0.1:5002", "http://127.0.0.1:5002")]
+    [InlineData("http://10.1.2.3:5003/", "http://10.1.2.3:5003")]
+    public void AListenerOnEveryAddress_IsPublishedAsLoopback(string bound, string published)
     {
-        var binding = await StartGreeterAsync(configure: o => o.ListenAddress = "0.0.0.0");
+        Assert.Equal(published, global::RpcCompare.Bindings.Hosting.KestrelBindingServer.DialledAddress(bound));
+    }
 
-        Assert.Matches(@"^http://127\.0\.0\.1:\d+$", binding.Address);
-        Assert.Equal("hello, kestrel", await GetAsync(binding.Address!));
+    [Fact]
+    public async Task AListenerOnEveryAddress_WithoutTls_IsRefusedBeforeItListens()
+    {
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => StartGreeterAsync(configure: o => o.ListenAddress = "0.0.0.0"));
+
+        Assert.StartsWith("greeter would listen on 0.0.0.0 (Greeter:ListenAddress) without TLS.", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -26,7 +26,7 @@ internal sealed class LongPollPushClient : IPushClient
     {
         _wait = wait;
         _clientLimit = clientLimit;
-        _http = new HttpClient(new SocketsHttpHandler { ConnectTimeout = connectTimeout, SslOptions = { RemoteCertificateValidationCallback = tls?.ValidationCallback } })
+        _http = new HttpClient(new SocketsHttpHandler { ConnectTimeout = connectTimeout, SslOptions = { RemoteCertificateValidationCallback = tls?.ValidationCallback, ClientCertificates = tls?.ClientCertificates } })
         {
             BaseAddress = baseAddress,
             // A poll may wait the whole wait time; anything slower than that plus a margin is broken.
