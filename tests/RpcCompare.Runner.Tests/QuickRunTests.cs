@@ -13,6 +13,8 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     private static readonly string[] s_bindings = QuickRunCells.Bindings;
     private static readonly string[] s_sweeps = ["ReadDirectory, entries n", "WriteAt, writes per call k"];
     private static readonly string[] s_frameworks = QuickRunCells.Frameworks;
+    private static readonly string[] s_tcpBindings = ["wcf-nettcp", "wcf-http", "grpc-tcp"];
+    private static readonly string[] s_secureVariants = ["tls", "mtls"];
     private readonly QuickRun _run;
 
     public QuickRunTests(QuickRun run)
@@ -184,16 +186,16 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     [InlineData("ops", "ReadDirectory", null)]
     [InlineData("pingpong", "echo", 12L)]
     [InlineData("pingpong", "echo", 248_832L)]
-    public void Tls_IsMeasuredBesideEachTcpBinding_WithAPairedRatio(string suite, string operation, long? size)
+    public void TlsAndMutualTls_AreMeasuredBesideEachTcpBinding_WithAPairedRatio(string suite, string operation, long? size)
     {
-        foreach (var binding in new[] { "wcf-nettcp", "wcf-http", "grpc-tcp" })
+        foreach (var (binding, variant) in from binding in s_tcpBindings from variant in s_secureVariants select (binding, variant))
         {
-            var tls = _run.Measurements.Single(m => Is(m, suite, operation, $"{binding}/tls", size));
+            var secure = _run.Measurements.Single(m => Is(m, suite, operation, $"{binding}/{variant}", size));
 
-            Assert.Equal("tls", tls.GetProperty("variant").GetString());
-            Assert.InRange(tls.GetProperty("ratioToBindingSpread").GetProperty("min").GetDouble(), double.Epsilon, double.MaxValue);
-            Assert.Contains("TLS on", _run.Root.GetProperty("bindings").EnumerateArray().Single(b => b.GetProperty("label").GetString() == $"{binding}/tls").GetProperty("configuration").GetString(),
-                StringComparison.Ordinal);
+            Assert.Equal(variant, secure.GetProperty("variant").GetString());
+            Assert.InRange(secure.GetProperty("ratioToBindingSpread").GetProperty("min").GetDouble(), double.Epsilon, double.MaxValue);
+            Assert.Contains(variant == "tls" ? "TLS on" : "mutual TLS", _run.Root.GetProperty("bindings").EnumerateArray()
+                .Single(b => b.GetProperty("label").GetString() == $"{binding}/{variant}").GetProperty("configuration").GetString(), StringComparison.Ordinal);
         }
     }
 
@@ -215,7 +217,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         string[] variants =
         [
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
-            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls",
+            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls",
             .. s_bindings.Where(b => b != "inproc").Select(b => $"{b}/inline-io"),
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Security.Cryptography.X509Certificates;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Grpc;
 using RpcCompare.Bindings.Grpc.Client;
@@ -133,7 +134,27 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         static _ => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint }),
         static () => _ = s_tlsCertificate.Value);
 
-    /// <summary>The TCP bindings, which the TLS variant applies to.</summary>
+    private static readonly Lazy<X509Certificate2> s_clientCertificate = new(RunnerClientCertificate.LoadOrCreate);
+
+    /// <summary>
+    /// The TCP bindings with mutual TLS: as <see cref="Tls"/>, and the host asks each client for a
+    /// certificate and serves those of the runner's own authority (wcf-nettcp ClientCredentialType
+    /// Certificate; Kestrel's bindings after the handshake), which the client presents.
+    /// </summary>
+    public static readonly BindingVariant MutualTls = new(
+        "mtls",
+        "mutual TLS: as tls, and the client presents a certificate (ECDSA P-256, client authentication) that the host checks against the runner's own " +
+        "authority (Tls:ClientCertificateAuthority) on every connection",
+        new Dictionary<string, string>
+        {
+            ["Tls__CertificateFile"] = Path.Combine(RunnerState.Directory, "tls", "server.crt"),
+            ["Tls__KeyFile"] = Path.Combine(RunnerState.Directory, "tls", "server.key"),
+            ["Tls__ClientCertificateAuthority"] = RunnerClientCertificate.AuthorityFile,
+        },
+        static _ => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint, ClientCertificate = s_clientCertificate.Value }),
+        static () => (_, _) = (s_tlsCertificate.Value, s_clientCertificate.Value));
+
+    /// <summary>The TCP bindings, which the TLS variants apply to.</summary>
     public static readonly IReadOnlySet<string> TcpBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp };
 
     private static BindingVariant WcfInstancing(string suffix, string description, string instanceContextMode, string concurrencyMode)

@@ -21,6 +21,7 @@ internal sealed class OpsSuite : ISuite
         new(BindingVariant.GrpcProtobufNet, BindingVariant.GrpcBindings),
         new(BindingVariant.GrpcServiceModel, new HashSet<string> { BindingNames.GrpcTcp }),
         new(BindingVariant.Tls, BindingVariant.TcpBindings),
+        new(BindingVariant.MutualTls, BindingVariant.TcpBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)

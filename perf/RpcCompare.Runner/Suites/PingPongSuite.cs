@@ -21,6 +21,7 @@ internal sealed class PingPongSuite : ISuite
     [
         new(BindingVariant.InlineCompletions, new HashSet<string> { BindingNames.Pipes }),
         new(BindingVariant.Tls, BindingVariant.TcpBindings),
+        new(BindingVariant.MutualTls, BindingVariant.TcpBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
