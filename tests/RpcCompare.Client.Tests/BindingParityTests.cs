@@ -1,6 +1,4 @@
-using System.Text.Json;
 using RpcCompare.Bindings;
-using RpcCompare.Contracts;
 using RpcCompare.Testing;
 
 namespace RpcCompare.Client.Tests;
@@ -48,28 +46,7 @@ public sealed class BindingParityTests : IClassFixture<BindingParityTests.HostFi
 
     private static string Shorten(string outcome) => outcome.Length > 300 ? outcome[..300] + "..." : outcome;
 
-    private async Task<string> OutcomeAsync(string binding, ParityCase parityCase)
-    {
-        var address = _fixture.Host.Address(binding);
-        var files = _fixture.Factory.Create<IFileService>(binding, address);
-        var shapes = _fixture.Factory.Create<ICallShapeService>(binding, address);
-        var payloads = _fixture.Factory.Create<IPayloadService>(binding, address);
-        try
-        {
-            var result = await parityCase.InvokeAsync(files, shapes, payloads).Bounded();
-            return "ok: " + (result is null ? "void" : JsonSerializer.Serialize(result, result.GetType()));
-        }
-        catch (RpcServiceException exception)
-        {
-            return $"error: {exception.Code}: {exception.Message}";
-        }
-        finally
-        {
-            await RpcClientFactory.ReleaseAsync(files);
-            await RpcClientFactory.ReleaseAsync(shapes);
-            await RpcClientFactory.ReleaseAsync(payloads);
-        }
-    }
+    private Task<string> OutcomeAsync(string binding, ParityCase parityCase) => parityCase.OutcomeAsync(_fixture.Factory, binding, _fixture.Host.Address(binding));
 
     public sealed class HostFixture : IAsyncLifetime
     {

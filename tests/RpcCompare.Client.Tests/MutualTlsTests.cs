@@ -49,12 +49,9 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
 
         // The binding's summary line comes within its 10-s interval.
         var refusal = $"from users it does not serve (certificate {CertificateThumbprint.Of(_fixture.Stranger)} (CN=stranger)";
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
-        while (!_fixture.Log.Lines.Any(line => line.Contains($"Binding {binding}, last ", StringComparison.Ordinal) && line.Contains(refusal, StringComparison.Ordinal)))
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"no summary line naming the refused certificate for {binding}:\n{string.Join('\n', _fixture.Log.Lines)}");
-            await Task.Delay(100);
-        }
+        await Eventually.HoldsAsync(
+            () => _fixture.Log.Lines.Any(line => line.Contains($"Binding {binding}, last ", StringComparison.Ordinal) && line.Contains(refusal, StringComparison.Ordinal)),
+            TimeSpan.FromSeconds(30), () => $"a summary line naming the refused certificate for {binding}:\n{string.Join('\n', _fixture.Log.Lines)}");
 
         // Counted in summary lines, not logged per refused client (with a stack trace, as Kestrel and CoreWCF would).
         Assert.All(_fixture.Log.Lines, line => Assert.Matches(@"^Warning \S+: Binding [\w-]+, last \d+ s: ", line));

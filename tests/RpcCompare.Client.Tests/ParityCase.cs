@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Text.RegularExpressions;
+using RpcCompare.Testing;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Client.Tests;
@@ -24,4 +25,31 @@ public sealed record ParityCase(string Name, [StringSyntax(StringSyntaxAttribute
     public bool IsExpected(string outcome) => Regex.IsMatch(outcome, $"^(?:{Expected})$", RegexOptions.Singleline, TimeSpan.FromSeconds(5));
 
     public override string ToString() => Name;
+
+    /// <summary>
+    /// What the case gives over <paramref name="binding"/> at <paramref name="address"/>, as text the
+    /// bindings can be compared by: "ok: " and the result as JSON, or "error: Code: message".
+    /// </summary>
+    public async Task<string> OutcomeAsync(RpcClientFactory factory, string binding, string address)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        var files = factory.Create<IFileService>(binding, address);
+        var shapes = factory.Create<ICallShapeService>(binding, address);
+        var payloads = factory.Create<IPayloadService>(binding, address);
+        try
+        {
+            var result = await InvokeAsync(files, shapes, payloads).Bounded();
+            return "ok: " + (result is null ? "void" : System.Text.Json.JsonSerializer.Serialize(result, result.GetType()));
+        }
+        catch (RpcServiceException exception)
+        {
+            return $"error: {exception.Code}: {exception.Message}";
+        }
+        finally
+        {
+            await RpcClientFactory.ReleaseAsync(files);
+            await RpcClientFactory.ReleaseAsync(shapes);
+            await RpcClientFactory.ReleaseAsync(payloads);
+        }
+    }
 }

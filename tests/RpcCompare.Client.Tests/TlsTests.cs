@@ -1,4 +1,3 @@
-using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Security;
@@ -141,28 +140,7 @@ public sealed class TlsTests : IClassFixture<TlsTests.TlsHostFixture>
         return inner;
     }
 
-    private async Task<string> OutcomeAsync(string binding, ParityCase parityCase)
-    {
-        var address = _fixture.Host.Address(binding);
-        var files = _fixture.Trusting.Create<IFileService>(binding, address);
-        var shapes = _fixture.Trusting.Create<ICallShapeService>(binding, address);
-        var payloads = _fixture.Trusting.Create<IPayloadService>(binding, address);
-        try
-        {
-            var result = await parityCase.InvokeAsync(files, shapes, payloads).Bounded();
-            return "ok: " + (result is null ? "void" : JsonSerializer.Serialize(result, result.GetType()));
-        }
-        catch (RpcServiceException exception)
-        {
-            return $"error: {exception.Code}: {exception.Message}";
-        }
-        finally
-        {
-            await RpcClientFactory.ReleaseAsync(files);
-            await RpcClientFactory.ReleaseAsync(shapes);
-            await RpcClientFactory.ReleaseAsync(payloads);
-        }
-    }
+    private Task<string> OutcomeAsync(string binding, ParityCase parityCase) => parityCase.OutcomeAsync(_fixture.Trusting, binding, _fixture.Host.Address(binding));
 
     /// <summary>A host serving the TCP bindings with a self-signed certificate, and a factory pinning it.</summary>
     public sealed class TlsHostFixture : IAsyncLifetime

@@ -72,11 +72,11 @@ public sealed partial class ConnectionFloodTests
             }
 
             // Once the flood is gone, the binding serves again.
-            await EventuallyAsync(async () => await PingAsync(factory, flooded, endpoints[flooded]) is null, $"{flooded} serves again after the flood", host);
+            await Eventually.HoldsAsync(async () => await PingAsync(factory, flooded, endpoints[flooded]) is null, RecoveryTimeout, () => $"{flooded} serves again after the flood\n{host.Output}");
         }
 
         // Sockets, not every descriptor: the host maps assemblies it loads later, two descriptors each.
-        await EventuallyAsync(() => Task.FromResult(OpenSockets(host.Id) <= baseline + 2), $"open sockets back to the baseline of {baseline} (now {OpenSockets(host.Id)})", host);
+        await Eventually.HoldsAsync(() => OpenSockets(host.Id) <= baseline + 2, RecoveryTimeout, () => $"open sockets back to the baseline of {baseline} (now {OpenSockets(host.Id)})\n{host.Output}");
 
         // Stopping writes the last summaries; each binding's refusals are in a few lines, not one per connection.
         Assert.Equal(0, await host.TerminateAsync());
@@ -170,16 +170,8 @@ public sealed partial class ConnectionFloodTests
         }
     }
 
-    // Polls the condition until it holds; the 60-s deadline only fails a binding that never comes back.
-    private static async Task EventuallyAsync(Func<Task<bool>> condition, string what, HostProcess host)
-    {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        while (!await condition())
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"Not within 60 s: {what}\n{host.Output}");
-            await Task.Delay(100);
-        }
-    }
+    // Only fails a binding that never comes back.
+    private static readonly TimeSpan RecoveryTimeout = TimeSpan.FromSeconds(60);
 
     private static int OpenSockets(int processId) =>
         Directory.GetFiles($"/proc/{processId}/fd").Count(fd => new FileInfo(fd).LinkTarget?.StartsWith("socket:", StringComparison.Ordinal) == true);

@@ -29,7 +29,7 @@ public sealed class HostPeerCredentialsTests
         {
             var refused = await RpccAsNobodyAsync(binding, endpoints[binding]);
             Assert.True(refused.ExitCode == RpccCommands.CallFailed, $"{binding}: {refused.Output}");
-            var served = await RpccAsync(["call", "-b", binding, "-a", endpoints[binding], "Ping"]);
+            var served = (await Rpcc.RunAsync(["call", "-b", binding, "-a", endpoints[binding], "Ping"])).ExitCode;
             Assert.Equal((binding, RpccCommands.Ok), (binding, served));
         }
 
@@ -76,13 +76,6 @@ public sealed class HostPeerCredentialsTests
         return TestProcess.RunAsync("setpriv",
             [$"--reuid={Nobody}", $"--regid={Nobody}", "--clear-groups", "dotnet", Path.Combine(AppContext.BaseDirectory, "rpcc.dll"), "call", "-b", binding, "-a", address, "Ping"],
             TestTimeout.Default, environment: new Dictionary<string, string> { ["HOME"] = "/tmp", ["DOTNET_CLI_HOME"] = "/tmp" });
-    }
-
-    private static async Task<int> RpccAsync(string[] arguments)
-    {
-        using var output = new StringWriter();
-        using var error = new StringWriter();
-        return await RpccCommands.Create(output, error).Parse(arguments).InvokeAsync().Bounded();
     }
 
     /// <summary>A directory under /tmp every user can enter (the test's own temporary directory may be private to it).</summary>

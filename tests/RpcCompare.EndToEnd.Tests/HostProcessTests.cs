@@ -49,7 +49,7 @@ public sealed class HostProcessTests
             var answers = new List<(int ExitCode, string Output, string Error)>();
             foreach (var binding in endpoints.Keys)
             {
-                answers.Add(await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, .. call]));
+                answers.Add(await Rpcc.RunAsync(["call", "--binding", binding, "--endpoints", endpointsPath, .. call]));
             }
 
             Assert.Equal(exitCode, answers[0].ExitCode);
@@ -60,7 +60,7 @@ public sealed class HostProcessTests
         // Streams: every framework binding moves them; the pipes baseline says it does not carry them.
         foreach (var binding in endpoints.Keys)
         {
-            var (code, output, error) = await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, "ReadPattern", "--size", "200000"]);
+            var (code, output, error) = await Rpcc.RunAsync(["call", "--binding", binding, "--endpoints", endpointsPath, "ReadPattern", "--size", "200000"]);
             if (binding == BindingNames.Pipes)
             {
                 // Refused before any call is made, as for any shape a binding does not carry.
@@ -71,23 +71,23 @@ public sealed class HostProcessTests
 
             Assert.True(code == RpccCommands.Ok, $"{binding}: {error}");
             Assert.Contains("\"Length\": 200000", output, StringComparison.Ordinal);
-            Assert.Contains("\"Length\": 300000", (await RpccAsync(["call", "--binding", binding, "--endpoints", endpointsPath, "Count", "--size", "300000"])).Output, StringComparison.Ordinal);
+            Assert.Contains("\"Length\": 300000", (await Rpcc.RunAsync(["call", "--binding", binding, "--endpoints", endpointsPath, "Count", "--size", "300000"])).Output, StringComparison.Ordinal);
         }
 
         foreach (var binding in new[] { BindingNames.GrpcTcp, BindingNames.GrpcUds })
         {
-            Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await RpccAsync(["health", "-b", binding, "-e", endpointsPath]));
-            Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await RpccAsync(["health", "-b", binding, "-e", endpointsPath, "--service", "rpccompare.v1.FileService"]));
+            Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await Rpcc.RunAsync(["health", "-b", binding, "-e", endpointsPath]));
+            Assert.Equal((RpccCommands.Ok, "SERVING\n", ""), await Rpcc.RunAsync(["health", "-b", binding, "-e", endpointsPath, "--service", "rpccompare.v1.FileService"]));
         }
 
-        var unknownService = await RpccAsync(["health", "-b", BindingNames.GrpcTcp, "-e", endpointsPath, "--service", "no.such.Service"]);
+        var unknownService = await Rpcc.RunAsync(["health", "-b", BindingNames.GrpcTcp, "-e", endpointsPath, "--service", "no.such.Service"]);
         Assert.Equal(RpccCommands.CallFailed, unknownService.ExitCode);
         Assert.Contains("no.such.Service", unknownService.Error, StringComparison.Ordinal);
-        var noHealthService = await RpccAsync(["health", "-b", BindingNames.WcfHttp, "-e", endpointsPath]);
+        var noHealthService = await Rpcc.RunAsync(["health", "-b", BindingNames.WcfHttp, "-e", endpointsPath]);
         Assert.Equal(RpccCommands.UsageError, noHealthService.ExitCode);
         Assert.Contains("no standard health service", noHealthService.Error, StringComparison.Ordinal);
 
-        var refused = await RpccAsync(["call", "-b", BindingNames.Pipes, "-e", endpointsPath, "ReadDirectory", "--path", "/etc"]);
+        var refused = await Rpcc.RunAsync(["call", "-b", BindingNames.Pipes, "-e", endpointsPath, "ReadDirectory", "--path", "/etc"]);
         Assert.Equal((RpccCommands.CallFailed, ""), (refused.ExitCode, refused.Output));
         Assert.StartsWith("error: PathRefused:", refused.Error, StringComparison.Ordinal);
 
@@ -108,7 +108,7 @@ public sealed class HostProcessTests
             "--pipe-path", directory.PathFor("p.sock"));
 
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
-        var answer = await RpccAsync(["call", "-b", "pipes", "-a", endpoints["pipes"], "ReadDirectory"]);
+        var answer = await Rpcc.RunAsync(["call", "-b", "pipes", "-a", endpoints["pipes"], "ReadDirectory"]);
 
         Assert.Equal(["inproc", "pipes"], endpoints.Keys.Order(StringComparer.Ordinal));
         Assert.Equal(directory.PathFor("p.sock"), endpoints["pipes"]);
@@ -134,7 +134,7 @@ public sealed class HostProcessTests
         Assert.Equal(directory.PathFor("sockets/grpc.sock"), endpoints[BindingNames.GrpcUds]);
         foreach (var binding in new[] { BindingNames.WcfNetTcp, BindingNames.GrpcTcp })
         {
-            var answer = await RpccAsync(["call", "-b", binding, "-e", endpointsPath, "Ping"]);
+            var answer = await Rpcc.RunAsync(["call", "-b", binding, "-e", endpointsPath, "Ping"]);
             Assert.Equal((0, ""), (answer.ExitCode, answer.Error));
         }
 
@@ -209,17 +209,9 @@ public sealed class HostProcessTests
     [Fact]
     public async Task Rpcc_WithoutAddressOrEndpoints_ExplainsWhatItNeeds()
     {
-        var result = await RpccAsync(["call", "-b", "pipes", "Ping"]);
+        var result = await Rpcc.RunAsync(["call", "-b", "pipes", "Ping"]);
 
         Assert.Equal(RpccCommands.UsageError, result.ExitCode);
         Assert.Contains("--address", result.Error, StringComparison.Ordinal);
-    }
-
-    private static async Task<(int ExitCode, string Output, string Error)> RpccAsync(string[] arguments)
-    {
-        using var output = new StringWriter();
-        using var error = new StringWriter();
-        var exitCode = await RpccCommands.Create(output, error).Parse(arguments).InvokeAsync().Bounded();
-        return (exitCode, output.ToString(), error.ToString());
     }
 }

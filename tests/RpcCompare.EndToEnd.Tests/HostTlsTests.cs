@@ -30,16 +30,16 @@ public sealed class HostTlsTests
             foreach (var binding in s_tcpBindings)
             {
                 // Through the endpoints file: its thumbprint is trusted.
-                var (exitCode, output, error) = await RpccAsync(["call", "-b", binding, "-e", endpointsPath, "Ping"]);
+                var (exitCode, output, error) = await Rpcc.RunAsync(["call", "-b", binding, "-e", endpointsPath, "Ping"]);
                 Assert.Equal((binding, RpccCommands.Ok, "{}\n", ""), (binding, exitCode, output, error));
 
                 // By address alone with TLS asked for: the self-signed certificate is not trusted, and rpcc says why.
-                var untrusted = await RpccAsync(["call", "-b", binding, "-a", addresses[binding], "--tls", "Ping"]);
+                var untrusted = await Rpcc.RunAsync(["call", "-b", binding, "-a", addresses[binding], "--tls", "Ping"]);
                 Assert.Equal(RpccCommands.CallFailed, untrusted.ExitCode);
                 Assert.Matches($"^error: {binding} at {addresses[binding]}: .*(chain|not trusted)", untrusted.Error);
 
                 // By address with the thumbprint as a person would copy it from the log.
-                var pinned = await RpccAsync(["call", "-b", binding, "-a", addresses[binding], "--tls-thumbprint", thumbprint.ToLowerInvariant(), "Ping"]);
+                var pinned = await Rpcc.RunAsync(["call", "-b", binding, "-a", addresses[binding], "--tls-thumbprint", thumbprint.ToLowerInvariant(), "Ping"]);
                 Assert.Equal((RpccCommands.Ok, "{}\n"), (pinned.ExitCode, pinned.Output));
             }
 
@@ -100,15 +100,7 @@ public sealed class HostTlsTests
 
     private static async Task<(int ExitCode, string Output)> HealthAsync(string endpointsPath)
     {
-        var (exitCode, output, _) = await RpccAsync(["health", "-b", BindingNames.GrpcTcp, "-e", endpointsPath]);
+        var (exitCode, output, _) = await Rpcc.RunAsync(["health", "-b", BindingNames.GrpcTcp, "-e", endpointsPath]);
         return (exitCode, output);
-    }
-
-    private static async Task<(int ExitCode, string Output, string Error)> RpccAsync(string[] arguments)
-    {
-        using var output = new StringWriter();
-        using var error = new StringWriter();
-        var exitCode = await RpccCommands.Create(output, error).Parse(arguments).InvokeAsync().Bounded();
-        return (exitCode, output.ToString(), error.ToString());
     }
 }
