@@ -59,12 +59,33 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
 
     [Theory]
     [MemberData(nameof(TlsBindings))]
+    public async Task TheServiceSeesTheCallersCertificate(string binding)
+    {
+        var caller = await CallerAsync(binding, _fixture.Issued);
+
+        Assert.NotNull(caller);
+        Assert.Equal(binding, caller.Binding);
+        Assert.Equal(CertificateThumbprint.Of(_fixture.Issued), caller.CertificateThumbprint);
+        Assert.Equal("CN=issued", caller.Certificate?.Subject);
+        Assert.True(caller.IsAuthenticated);
+        Assert.Matches(@"^127\.0\.0\.1:\d+$", caller.RemoteAddress);
+        Assert.StartsWith($"certificate {caller.CertificateThumbprint} (CN=issued)", caller.Name, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(TlsBindings))]
     public async Task NoCertificate_IsRefused(string binding)
     {
         await Assert.ThrowsAnyAsync<Exception>(() => IncrementAsync(binding, null));
     }
 
-    private async Task<int> IncrementAsync(string binding, X509Certificate2? clientCertificate)
+    private Task<int> IncrementAsync(string binding, X509Certificate2? clientCertificate) =>
+        WithClientAsync(binding, clientCertificate, async shapes => (await shapes.IncrementAsync(new IntMessage { Value = 41 }).Bounded()).Value);
+
+    private Task<CallerIdentity?> CallerAsync(string binding, X509Certificate2 clientCertificate) =>
+        WithClientAsync(binding, clientCertificate, ((CallerRecordingShapes)_fixture.Host.Services.GetRequiredService<ICallShapeService>()).CallAsync);
+
+    private async Task<T> WithClientAsync<T>(string binding, X509Certificate2? clientCertificate, Func<ICallShapeService, Task<T>> call)
     {
         using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions
         {
@@ -73,7 +94,7 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
         var shapes = factory.Create<ICallShapeService>(binding, _fixture.Host.Address(binding));
         try
         {
-            return (await shapes.IncrementAsync(new IntMessage { Value = 41 }).Bounded()).Value;
+            return await call(shapes);
         }
         finally
         {
@@ -111,8 +132,9 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
             var server = ServerCertificate.Load(new TlsOptions { Enabled = true }, _state.FullPath, ["localhost", "127.0.0.1"]);
             ServerThumbprint = server.Thumbprint;
             var clients = ClientCertificatePolicy.From(new TlsOptions { ClientCertificates = CertificateThumbprint.Of(Listed), ClientCertificateAuthority = _state.PathFor("ca.pem") });
-            Host = await InProcessHost.StartAsync(bindings: [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp], configureServices: services =>
+            Host = await InProcessHost.StartAsync(bindings: [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp], services: ["FileService"], configureServices: services =>
             {
+                services.AddRpcService<ICallShapeService, CallerRecordingShapes>();
                 services.AddSingleton(new TransportSecurity(server, allowInsecure: false, clients));
                 Log.AddTo(services);
             });

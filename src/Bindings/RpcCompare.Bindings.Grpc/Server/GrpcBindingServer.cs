@@ -12,6 +12,7 @@ using RpcCompare.Bindings.Grpc.Push;
 using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Push;
 using GoogleServiceDescriptor = Google.Protobuf.Reflection.ServiceDescriptor;
@@ -71,6 +72,7 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             // No response compression (grpc-dotnet's default, stated): payloads are measured as sent.
             options.ResponseCompressionLevel = null;
             options.Interceptors.Add<RpcErrorServerInterceptor>();
+            options.Interceptors.Add<CallerIdentityServerInterceptor>();
         };
         switch (_options.Engine)
         {
@@ -153,6 +155,8 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             Security.UseTls(listen, _options.HandshakeTimeout, Incidents);
         }
 
+        // After TLS: the caller's certificate is known once the handshake is done.
+        ConnectionCaller.AddTo(listen, Name);
         PrefaceTimeout.AddTo(listen, PrefaceTimeout.Http2PrefaceLength, _options.HandshakeTimeout, Incidents);
     }
 

@@ -4,6 +4,7 @@ using System.Text;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts;
 using RpcCompare.Push;
 
@@ -25,13 +26,16 @@ internal sealed class PipeConnection
     private readonly TopicRegistry? _topics;
     private readonly string? _refusal;
     private readonly ConnectionIncidents? _incidents;
+    private readonly CallerIdentity? _caller;
     private PipePushSession? _push;
 
     // refusal: set when the server is at its connection limit, why this connection is not served.
     // incidents: where a connection closed for the client's misbehaviour is counted.
+    // caller: who connected, for the service's CallerIdentity.Current during every call of this connection.
     public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics,
-        string? refusal = null, ConnectionIncidents? incidents = null)
+        string? refusal = null, ConnectionIncidents? incidents = null, CallerIdentity? caller = null)
     {
+        _caller = caller;
         _incidents = incidents;
         _stream = stream;
         _dispatcher = dispatcher;
@@ -44,6 +48,8 @@ internal sealed class PipeConnection
 
     public async Task RunAsync(CancellationToken cancellationToken)
     {
+        // Once per connection: every call dispatched below runs on this flow and sees it.
+        CallerIdentity.Current = _caller;
         PipeServerLog.ConnectionOpened(_logger, _id);
         using var request = new FrameBuffer();
         using var reply = new FrameBuffer();

@@ -162,7 +162,8 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
         // A user the host does not serve is closed before anything is read (on Linux a pipe is a Unix socket).
-        if (!_peers.Admit(PeerCredentials.Of(stream.SafePipeHandle), _incidents!))
+        var peer = PeerCredentials.Of(stream.SafePipeHandle);
+        if (!_peers.Admit(peer, _incidents!))
         {
             stream.Dispose();
             return;
@@ -184,7 +185,8 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         }
 
         var id = Interlocked.Increment(ref _nextConnectionId);
-        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, atLimit ? _refusal : null, _incidents);
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, atLimit ? _refusal : null, _incidents,
+            new CallerIdentity(BindingNames.Pipes, peer));
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;
         // Registered after the add, so the removal cannot run ahead of it.

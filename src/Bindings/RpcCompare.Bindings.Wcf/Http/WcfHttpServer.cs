@@ -11,6 +11,7 @@ using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Bindings.Wcf.Push.LongPoll;
 using RpcCompare.Bindings.Wcf.Server;
 using RpcCompare.Push;
@@ -59,6 +60,8 @@ internal sealed class WcfHttpServer : KestrelBindingServer
             {
                 Security.UseTls(listen, _options.HandshakeTimeout, Incidents);
             }
+
+            ConnectionCaller.AddTo(listen, Name);
         });
     }
 

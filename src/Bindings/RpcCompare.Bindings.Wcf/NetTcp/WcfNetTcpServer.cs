@@ -8,6 +8,7 @@ using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Bindings.Wcf.Server;
 
 namespace RpcCompare.Bindings.Wcf.NetTcp;
@@ -59,6 +60,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
             {
                 WcfServiceModel.SetFramingTimeouts(listen.ConnectionPoolSettings, _options);
                 WcfServiceModel.CountTimeouts(listen, Incidents);
+                ConnectionCaller.AddTo(listen, Name);
             }));
     }
 
@@ -85,6 +87,7 @@ internal sealed class WcfNetTcpServer : KestrelBindingServer
                         authentication.CertificateValidationMode = CoreWCF.Security.X509CertificateValidationMode.Custom;
                         authentication.CustomCertificateValidator = new ClientCertificateValidator(clients, Incidents);
                         authentication.RevocationMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck;
+                        host.Description.Behaviors.Add(new CallerCertificateBehavior());
                     }
                 });
             }

@@ -8,6 +8,7 @@ using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
 using RpcCompare.Bindings.Wcf.Server;
 
 namespace RpcCompare.Bindings.Wcf.Uds;
@@ -84,6 +85,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
                     Peers.AddTo(listen, Incidents);
                     limit.AddTo(listen);
                     WcfServiceModel.CountTimeouts(listen, Incidents);
+                    ConnectionCaller.AddTo(listen, Name);
                     listen.Use(next => connection =>
                     {
                         connection.Features.Set<NetFramingListenOptions>(framing);
