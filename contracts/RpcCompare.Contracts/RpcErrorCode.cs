@@ -28,4 +28,11 @@ public enum RpcErrorCode : byte
     /// <summary>The service failed; the message says how.</summary>
     [EnumMember]
     Internal = 5,
+
+    /// <summary>
+    /// The caller is not one the host serves: a user not on its list on a Unix socket, or, under
+    /// mutual TLS, no client certificate or one neither listed nor issued by its authority.
+    /// </summary>
+    [EnumMember]
+    PermissionDenied = 6,
 }

@@ -27,6 +27,10 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
 
     public static TheoryData<string> TlsBindings() => [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp];
 
+    // wcf-nettcp's TLS is WCF's own: a certificate it refuses ends the handshake, which its client
+    // reports as a reset (the host's log still names the certificate).
+    public static TheoryData<string> BindingsThatAnswerARefusal() => [BindingNames.WcfHttp, BindingNames.GrpcTcp];
+
     [Theory]
     [MemberData(nameof(TlsBindings))]
     public async Task ACertificateOnTheList_IsServed(string binding)
@@ -70,6 +74,20 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
         Assert.True(caller.IsAuthenticated);
         Assert.Matches(@"^127\.0\.0\.1:\d+$", caller.RemoteAddress);
         Assert.StartsWith($"certificate {caller.CertificateThumbprint} (CN=issued)", caller.Name, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(BindingsThatAnswerARefusal))]
+    public async Task ARefusedClient_IsToldWhy(string binding)
+    {
+        var stranger = await Assert.ThrowsAsync<RpcServiceException>(() => IncrementAsync(binding, _fixture.Stranger));
+        var none = await Assert.ThrowsAsync<RpcServiceException>(() => IncrementAsync(binding, null));
+
+        Assert.Equal(RpcErrorCode.PermissionDenied, stranger.Code);
+        Assert.StartsWith($"This host does not serve certificate {CertificateThumbprint.Of(_fixture.Stranger)} (CN=stranger)", stranger.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain(CertificateThumbprint.Of(_fixture.Listed), stranger.Message, StringComparison.Ordinal);
+        Assert.Equal(RpcErrorCode.PermissionDenied, none.Code);
+        Assert.Equal("This host serves only clients that present a TLS client certificate, and none was presented.", none.Message);
     }
 
     [Theory]

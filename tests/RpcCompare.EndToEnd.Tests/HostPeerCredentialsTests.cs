@@ -17,7 +17,7 @@ public sealed class HostPeerCredentialsTests
     private static readonly string[] s_unixBindings = [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.Pipes];
 
     [Fact]
-    public async Task AnotherUser_IsRefusedOnEveryUnixSocket_AndLoggedByUid_WhileTheHostsUserIsServed()
+    public async Task AnotherUser_IsRefusedOnEveryUnixSocket_ToldWhy_AndLoggedByUid_WhileTheHostsUserIsServed()
     {
         using var directory = new SharedDirectory();
         await using var host = HostProcess.Start("--bindings", string.Join(',', s_unixBindings), "--socket-dir", directory.PathFor("s"), "--endpoints-file", directory.PathFor("ep.json"));
@@ -29,6 +29,7 @@ public sealed class HostPeerCredentialsTests
         {
             var refused = await RpccAsNobodyAsync(binding, endpoints[binding]);
             Assert.True(refused.ExitCode == RpccCommands.CallFailed, $"{binding}: {refused.Output}");
+            Assert.Contains($"PermissionDenied: This host does not serve user {Nobody} on its Unix sockets (the host's --allowed-users).", refused.Output, StringComparison.Ordinal);
             var served = (await Rpcc.RunAsync(["call", "-b", binding, "-a", endpoints[binding], "Ping"])).ExitCode;
             Assert.Equal((binding, RpccCommands.Ok), (binding, served));
         }

@@ -25,6 +25,7 @@ internal static class GrpcErrors
         RpcErrorCode.PathRefused => StatusCode.PermissionDenied,
         RpcErrorCode.NotFound => StatusCode.NotFound,
         RpcErrorCode.QuotaExceeded => StatusCode.ResourceExhausted,
+        RpcErrorCode.PermissionDenied => StatusCode.PermissionDenied,
         _ => StatusCode.Internal,
     };
 

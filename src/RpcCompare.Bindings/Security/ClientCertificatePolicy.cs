@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Security;
 
@@ -67,6 +68,25 @@ public sealed class ClientCertificatePolicy
         var thumbprint = CertificateThumbprint.Of(certificate);
         who = $"certificate {thumbprint} ({certificate.Subject})";
         return _thumbprints.Contains(thumbprint) || IssuedByAnAuthority(certificate);
+    }
+
+    /// <summary>
+    /// Checks a TLS client: null when it may be served; else counts the refusal in
+    /// <paramref name="incidents"/>, naming the certificate, and returns what to tell the client.
+    /// </summary>
+    public string? Refuse(X509Certificate2? certificate, ConnectionIncidents incidents)
+    {
+        ArgumentNullException.ThrowIfNull(incidents);
+        if (Accepts(certificate, out var who))
+        {
+            return null;
+        }
+
+        incidents.Add(ConnectionIncident.Unauthorized, who);
+        return certificate is null
+            ? "This host serves only clients that present a TLS client certificate, and none was presented."
+            // The allow-list itself is not told to a client the host does not serve.
+            : $"This host does not serve {who}: it serves certificates on its list or issued by its authority (ask its operator).";
     }
 
     private bool IssuedByAnAuthority(X509Certificate2 certificate)

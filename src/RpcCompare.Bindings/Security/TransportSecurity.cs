@@ -1,6 +1,5 @@
 using System.Net;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Https;
 using RpcCompare.Bindings.Limits;
@@ -63,12 +62,12 @@ public sealed class TransportSecurity
     /// <summary>
     /// Kestrel's TLS on <paramref name="listen"/> (ALPN offers what its Protocols allow); the TLS
     /// handshake must end within <paramref name="handshakeTimeout"/>. With client certificates asked
-    /// for, any certificate completes the handshake and the policy is applied right after it, so a
-    /// refused client is counted once in <paramref name="incidents"/>, by who it was, and closed
-    /// before a byte of its requests is read (a refusal inside the handshake would also be counted
-    /// by Kestrel as a failed handshake, and say nothing of the certificate).
+    /// for, any certificate (or none) completes the handshake and <see cref="Refuse"/> applies the
+    /// policy right after it (<see cref="ConnectionCaller"/>): a refusal inside the handshake would
+    /// reach the client as a reset it cannot explain, and would be counted by Kestrel as a failed
+    /// handshake that says nothing of the certificate.
     /// </summary>
-    public void UseTls(ListenOptions listen, TimeSpan handshakeTimeout, ConnectionIncidents incidents)
+    public void UseTls(ListenOptions listen, TimeSpan handshakeTimeout)
     {
         ArgumentNullException.ThrowIfNull(listen);
         var certificate = Certificate ?? throw new InvalidOperationException("TLS is off: there is no server certificate.");
@@ -80,19 +79,16 @@ public sealed class TransportSecurity
         }
 
         listen.UseHttps(https);
-        if (ClientCertificates is { } clients)
-        {
-            listen.Use(next => connection =>
-            {
-                var presented = connection.Features.Get<ITlsConnectionFeature>()?.ClientCertificate;
-                if (clients.Accepts(presented, out var who))
-                {
-                    return next(connection);
-                }
+    }
 
-                incidents.Add(ConnectionIncident.Unauthorized, who);
-                return Task.CompletedTask; // Returning ends the connection: Kestrel closes it.
-            });
-        }
+    /// <summary>
+    /// Why a TLS caller is not served (its certificate is missing or not accepted by the
+    /// <see cref="ClientCertificates"/> policy), counted in <paramref name="incidents"/>; null when it
+    /// is served or no client certificates are asked for.
+    /// </summary>
+    public string? Refuse(CallerIdentity caller, ConnectionIncidents incidents)
+    {
+        ArgumentNullException.ThrowIfNull(caller);
+        return ClientCertificates?.Refuse(caller.Certificate, incidents);
     }
 }

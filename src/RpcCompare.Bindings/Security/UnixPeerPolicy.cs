@@ -1,6 +1,4 @@
 using System.Globalization;
-using Microsoft.AspNetCore.Connections;
-using Microsoft.AspNetCore.Connections.Features;
 using RpcCompare.Bindings.Limits;
 
 namespace RpcCompare.Bindings.Security;
@@ -64,31 +62,20 @@ public sealed class UnixPeerPolicy
     public bool Allows(PeerCredentials? peer) => _allowed is null || peer is not { } known || _allowed.Contains(known.UserId);
 
     /// <summary>
-    /// Checks the peer of a Unix socket connection, counting a refusal in <paramref name="incidents"/>
-    /// with its uid; true when it may be served.
+    /// Checks the peer of a Unix socket connection: null when it may be served; else counts the
+    /// refusal in <paramref name="incidents"/> with its uid and returns what to tell the client.
     /// </summary>
-    public bool Admit(PeerCredentials? peer, ConnectionIncidents incidents)
+    public string? Refuse(PeerCredentials? peer, ConnectionIncidents incidents)
     {
         ArgumentNullException.ThrowIfNull(incidents);
         if (Allows(peer))
         {
-            return true;
+            return null;
         }
 
-        incidents.Add(ConnectionIncident.Unauthorized, string.Create(CultureInfo.InvariantCulture, $"uid {peer!.Value.UserId}"));
-        return false;
-    }
-
-    /// <summary>Adds the check to a Kestrel Unix-socket listener's pipeline: a peer not allowed is closed before any byte is read.</summary>
-    public void AddTo(IConnectionBuilder listener, ConnectionIncidents incidents)
-    {
-        ArgumentNullException.ThrowIfNull(listener);
-        listener.Use(next => connection =>
-        {
-            var socket = connection.Features.Get<IConnectionSocketFeature>()?.Socket;
-            var peer = socket is null ? null : PeerCredentials.Of(socket.SafeHandle);
-            // Returning ends the connection: Kestrel closes it.
-            return Admit(peer, incidents) ? next(connection) : Task.CompletedTask;
-        });
+        var uid = peer!.Value.UserId;
+        incidents.Add(ConnectionIncident.Unauthorized, string.Create(CultureInfo.InvariantCulture, $"uid {uid}"));
+        // The allow-list itself is not told to a user the host does not serve.
+        return string.Create(CultureInfo.InvariantCulture, $"This host does not serve user {uid} on its Unix sockets (the host's --allowed-users).");
     }
 }

@@ -143,20 +143,21 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     /// <summary>
     /// HTTP/2 only (gRPC needs nothing else, and prior knowledge skips the HTTP/1.1 upgrade dance),
-    /// with the handshake timeout on the connection preface, which Kestrel leaves to the idle timeout.
+    /// with the handshake timeout on the connection preface, which Kestrel leaves to the idle timeout;
+    /// <paramref name="refuse"/> says why a caller is not served (its calls are answered PermissionDenied).
     /// </summary>
-    protected void ConfigureListener(ListenOptions listen, bool tls = false)
+    protected void ConfigureListener(ListenOptions listen, bool tls = false, Func<CallerIdentity, string?>? refuse = null)
     {
         ArgumentNullException.ThrowIfNull(listen);
         listen.Protocols = HttpProtocols.Http2;
         if (tls)
         {
             // Before the preface deadline, which must see the decrypted bytes.
-            Security.UseTls(listen, _options.HandshakeTimeout, Incidents);
+            Security.UseTls(listen, _options.HandshakeTimeout);
         }
 
         // After TLS: the caller's certificate is known once the handshake is done.
-        ConnectionCaller.AddTo(listen, Name);
+        ConnectionCaller.AddTo(listen, Name, refuse);
         PrefaceTimeout.AddTo(listen, PrefaceTimeout.Http2PrefaceLength, _options.HandshakeTimeout, Incidents);
     }
 

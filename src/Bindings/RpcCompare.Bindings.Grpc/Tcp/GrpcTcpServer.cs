@@ -24,7 +24,8 @@ internal sealed class GrpcTcpServer : GrpcBindingServer
     protected override string SectionName => GrpcTcpBindingOptions.SectionName;
 
     protected override void Listen(KestrelServerOptions options) =>
-        options.Listen(CheckedListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, listen => ConfigureListener(listen, tls: Security.UsesTls));
+        options.Listen(CheckedListenAddress(_options.ListenAddress, "GrpcTcp:ListenAddress"), _options.Port, listen =>
+            ConfigureListener(listen, tls: Security.UsesTls, refuse: caller => Security.Refuse(caller, Incidents)));
 
     protected override string BoundAddress(IHost host) => ListeningUrl(host);
 }

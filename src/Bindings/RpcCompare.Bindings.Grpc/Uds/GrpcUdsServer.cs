@@ -28,12 +28,7 @@ internal sealed class GrpcUdsServer : GrpcBindingServer
     protected override void Listen(KestrelServerOptions options)
     {
         StaleSocketFile.RemoveIfStale(SocketPath);
-        options.ListenUnixSocket(SocketPath, listen =>
-        {
-            // First: a user the host does not serve costs nothing else.
-            Peers.AddTo(listen, Incidents);
-            ConfigureListener(listen);
-        });
+        options.ListenUnixSocket(SocketPath, listen => ConfigureListener(listen, refuse: caller => Peers.Refuse(caller.Peer, Incidents)));
     }
 
     protected override string BoundAddress(IHost host) => SocketPath;

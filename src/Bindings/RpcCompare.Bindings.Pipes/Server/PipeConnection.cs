@@ -24,16 +24,17 @@ internal sealed class PipeConnection
     private readonly ILogger _logger;
     private readonly long _id;
     private readonly TopicRegistry? _topics;
-    private readonly string? _refusal;
+    private readonly RpcServiceException? _refusal;
     private readonly ConnectionIncidents? _incidents;
     private readonly CallerIdentity? _caller;
     private PipePushSession? _push;
 
-    // refusal: set when the server is at its connection limit, why this connection is not served.
+    // refusal: set when this connection is not served (the server is at its connection limit, or the
+    // user is not one it serves): the answer to its first request, after which it is closed.
     // incidents: where a connection closed for the client's misbehaviour is counted.
     // caller: who connected, for the service's CallerIdentity.Current during every call of this connection.
     public PipeConnection(NamedPipeServerStream stream, PipeDispatcher dispatcher, PipesBindingOptions options, ILogger logger, long id, TopicRegistry? topics,
-        string? refusal = null, ConnectionIncidents? incidents = null, CallerIdentity? caller = null)
+        RpcServiceException? refusal = null, ConnectionIncidents? incidents = null, CallerIdentity? caller = null)
     {
         _caller = caller;
         _incidents = incidents;
@@ -101,7 +102,7 @@ internal sealed class PipeConnection
                 frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
                 var status = _refusal is null
                     ? await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply)
-                    : WriteError(reply, RpcErrorCode.QuotaExceeded, _refusal);
+                    : WriteError(reply, _refusal.Code, _refusal.Message);
                 if (_push is null)
                 {
                     await _stream.WriteAsync(reply.Complete(status), cancellationToken);

@@ -6,6 +6,7 @@ using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
+using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Pipes.Server;
 
@@ -38,7 +39,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     private Task _acceptLoop = Task.CompletedTask;
     private long _nextConnectionId;
     private int _maxConnections;
-    private string? _refusal;
+    private RpcServiceException? _refusal;
     private ConnectionIncidents? _incidents;
     private int _disposed;
 
@@ -76,7 +77,8 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         _options.ThrowIfInvalid(PipesBindingOptions.SectionName);
         _maxConnections = _options.EffectiveMaxConnections;
         _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} (Pipes:MaxConnections)", _logger);
-        _refusal = $"The pipes server is serving its limit of {_maxConnections:#,0} connections (Pipes:MaxConnections); this connection is closed. Try again once others have closed.";
+        _refusal = new RpcServiceException(RpcErrorCode.QuotaExceeded,
+            $"The pipes server is serving its limit of {_maxConnections:#,0} connections (Pipes:MaxConnections); this connection is closed. Try again once others have closed.");
         StaleSocketFile.RemoveIfStale(path);
         // Creating the first instance binds and listens, so the binding is reachable when StartAsync returns.
         _waiting = CreateInstance(path);
@@ -161,14 +163,10 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
     // Runs on the accept loop only.
     private void StartConnection(NamedPipeServerStream stream, CancellationToken cancellationToken)
     {
-        // A user the host does not serve is closed before anything is read (on Linux a pipe is a Unix socket).
+        // A user the host does not serve has its first request answered PermissionDenied, saying
+        // why, and is closed; counted once here. Past the limit, it is closed at once like any other.
         var peer = PeerCredentials.Of(stream.SafePipeHandle);
-        if (!_peers.Admit(peer, _incidents!))
-        {
-            stream.Dispose();
-            return;
-        }
-
+        var denied = _peers.Refuse(peer, _incidents!);
         var open = _connections.Count;
         var atLimit = open >= _maxConnections;
         var closeAtOnce = open >= _maxConnections + RefusalsAnsweredAtOnce;
@@ -184,8 +182,9 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
             return;
         }
 
+        var refusal = denied is not null ? new RpcServiceException(RpcErrorCode.PermissionDenied, denied) : atLimit ? _refusal : null;
         var id = Interlocked.Increment(ref _nextConnectionId);
-        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, atLimit ? _refusal : null, _incidents,
+        var connection = new PipeConnection(stream, _dispatcher, _options, _logger, id, _dispatcher.Topics, refusal, _incidents,
             new CallerIdentity(BindingNames.Pipes, peer));
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;

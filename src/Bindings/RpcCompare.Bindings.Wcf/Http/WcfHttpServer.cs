@@ -58,16 +58,16 @@ internal sealed class WcfHttpServer : KestrelBindingServer
             listen.Protocols = HttpProtocols.Http1;
             if (Security.UsesTls)
             {
-                Security.UseTls(listen, _options.HandshakeTimeout, Incidents);
+                Security.UseTls(listen, _options.HandshakeTimeout);
             }
 
-            ConnectionCaller.AddTo(listen, Name);
+            ConnectionCaller.AddTo(listen, Name, caller => Security.Refuse(caller, Incidents));
         });
     }
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices);
+        WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices, refusesCallers: Security.ClientCertificates is not null);
         services.AddServiceModelMetadata();
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.

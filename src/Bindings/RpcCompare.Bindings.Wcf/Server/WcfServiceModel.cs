@@ -24,9 +24,19 @@ internal static class WcfServiceModel
         .. duplex && hostServices.GetService<TopicRegistry>() is not null ? WcfPushEndpoints.All : [],
     ];
 
-    public static void AddServices(IServiceCollection services, string binding, IReadOnlyList<WcfEndpoint> endpoints, WcfBindingOptions options, IServiceProvider hostServices)
+    /// <summary>
+    /// CoreWCF's services for <paramref name="endpoints"/>; on a binding whose connections may be
+    /// refused (<paramref name="refusesCallers"/>), the behavior answering their calls PermissionDenied.
+    /// </summary>
+    public static void AddServices(IServiceCollection services, string binding, IReadOnlyList<WcfEndpoint> endpoints, WcfBindingOptions options, IServiceProvider hostServices,
+        bool refusesCallers = false)
     {
         services.AddServiceModelServices();
+        if (refusesCallers)
+        {
+            services.AddSingleton<IServiceBehavior, CallerRefusalBehavior>();
+        }
+
         foreach (var implementation in endpoints.Where(e => !e.IsPush).Select(e => e.Implementation).Distinct())
         {
             // By default one instance (the host's, from DI) answering calls concurrently, as CoreWCF's

@@ -82,10 +82,9 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
                 // UseUnixDomainSocket, so they are in place when CoreWCF adds its socket.
                 kestrel.ConfigureEndpointDefaults(listen =>
                 {
-                    Peers.AddTo(listen, Incidents);
                     limit.AddTo(listen);
                     WcfServiceModel.CountTimeouts(listen, Incidents);
-                    ConnectionCaller.AddTo(listen, Name);
+                    ConnectionCaller.AddTo(listen, Name, caller => Peers.Refuse(caller.Peer, Incidents));
                     listen.Use(next => connection =>
                     {
                         connection.Features.Set<NetFramingListenOptions>(framing);
@@ -97,7 +96,7 @@ internal sealed class WcfUdsServer : EmbeddedBindingServer
             .ConfigureServices(services =>
             {
                 AddHostServices(services);
-                WcfServiceModel.AddServices(services, Name, [endpoint], _options, HostServices);
+                WcfServiceModel.AddServices(services, Name, [endpoint], _options, HostServices, refusesCallers: Peers != UnixPeerPolicy.AnyUser);
             })
             .Build();
         host.UseServiceModel(builder => WcfServiceModel.AddEndpoints(builder, [endpoint], () => CreateBinding(_options.MaxMessageSize), _options, _ => uri));

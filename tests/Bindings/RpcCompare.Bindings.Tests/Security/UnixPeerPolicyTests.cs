@@ -57,13 +57,14 @@ public sealed class UnixPeerPolicyTests
     }
 
     [Fact]
-    public void ARefusal_IsCountedWithItsUid()
+    public void ARefusal_IsCountedWithItsUid_AndTellsTheClientWhoWasRefusedButNotTheList()
     {
         var log = new CapturedLog(Microsoft.Extensions.Logging.LogLevel.Warning);
         using (var incidents = new ConnectionIncidents("pipes", "3,000 (Pipes:MaxConnections)", log.CreateLogger("test")))
         {
-            Assert.False(UnixPeerPolicy.Parse("1000", "--allowed-users").Admit(new PeerCredentials(7, 65534, 65534), incidents));
-            Assert.True(UnixPeerPolicy.Parse("1000", "--allowed-users").Admit(new PeerCredentials(7, 1000, 1000), incidents));
+            Assert.Equal("This host does not serve user 65534 on its Unix sockets (the host's --allowed-users).",
+                UnixPeerPolicy.Parse("1000", "--allowed-users").Refuse(new PeerCredentials(7, 65534, 65534), incidents));
+            Assert.Null(UnixPeerPolicy.Parse("1000", "--allowed-users").Refuse(new PeerCredentials(7, 1000, 1000), incidents));
         }
 
         Assert.Contains("refused 1 connection from users it does not serve (uid 65534: 1)", Assert.Single(log.Lines), StringComparison.Ordinal);
