@@ -3,6 +3,7 @@ using RpcCompare.Load.Capacity;
 using RpcCompare.Load.Chaos;
 using RpcCompare.Load.Scenarios;
 using RpcCompare.Load.Soak;
+using RpcCompare.Perf.Hosting.Security;
 using Spectre.Console;
 
 namespace RpcCompare.Load;
@@ -60,13 +61,19 @@ internal static class LoadCommand
         };
         chaos.AcceptOnlyFromAmong("kill-host");
         var killAfter = new Option<double?>("--kill-after-seconds") { Description = "When --chaos kills the host, in seconds into the load." };
+        var security = new Option<string?>("--security")
+        {
+            Description = "How the TCP bindings are secured, comma-separated: plaintext, tls, mtls, or all (default plaintext). Each mode gets a host of its own, " +
+                "one after the other; tls and mtls load only the TCP bindings (wcf-nettcp, wcf-http, grpc-tcp), with the measuring tools' own certificates, " +
+                "and their rows read grpc-tcp/tls beside grpc-tcp, with the paired ratios in the report. Not with --host (its endpoints file says how it is secured), --soak or --chaos.",
+        };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/load/.", DefaultValueFactory = _ => new DirectoryInfo("results") };
 
         var root = new RootCommand(
             "RpcCompare load command: starts the host as a separate process and runs NBomber 4.1.2 scenarios (closed and open models) " +
             "against every binding it serves; NBomber's reports per binding and a side-by-side summary go under results/<UTC timestamp>/load/.")
         {
-            bindings, operations, models, quick, users, rate, warmUp, ramp, duration, findMax, budget, step, startRate, maxRate, soak, chaos, killAfter, host, output,
+            bindings, operations, models, quick, users, rate, warmUp, ramp, duration, findMax, budget, step, startRate, maxRate, soak, chaos, killAfter, host, security, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -112,6 +119,14 @@ internal static class LoadCommand
                         : "--soak samples the host process from this machine, so it needs the host the load command starts (not --host).");
                 }
 
+                var securityModes = BenchSecurity.Parse(parse.GetValue(security), "--security");
+                if (parse.GetValue(security) is not null && (parse.GetValue(host) is not null || soaking || killing))
+                {
+                    throw new ArgumentException(parse.GetValue(host) is not null
+                        ? "--security starts a host per mode; a host given with --host is secured as its endpoints file says, so leave --security out."
+                        : "--security compares modes in the scenario and --find-max runs; --soak and --chaos run plaintext.");
+                }
+
                 var chaosDefaults = parse.GetValue(quick) ? ChaosSettings.Quick : ChaosSettings.Default;
                 var chaosSettings = new ChaosSettings(
                     parse.GetValue(users) ?? chaosDefaults.Users,
@@ -138,7 +153,8 @@ internal static class LoadCommand
                     parse.GetValue(output)!.FullName,
                     capacity,
                     soakSettings,
-                    chaosSettings);
+                    chaosSettings,
+                    securityModes);
             }
             catch (ArgumentException exception)
             {

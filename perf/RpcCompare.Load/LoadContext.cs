@@ -1,5 +1,6 @@
 using RpcCompare.Client;
 using RpcCompare.Perf.Hosting;
+using RpcCompare.Perf.Hosting.Security;
 using Spectre.Console;
 
 namespace RpcCompare.Load;
@@ -12,6 +13,7 @@ namespace RpcCompare.Load;
 /// <param name="Endpoints">Binding name to the host's address.</param>
 /// <param name="Host">The host the load command started, or null for an already-running one (--host).</param>
 /// <param name="Directory">This run's report folder (results/&lt;UTC&gt;/load).</param>
+/// <param name="Security">How the host's TCP bindings are secured in this pass (--security).</param>
 internal sealed record LoadContext(
     LoadOptions Options,
     IAnsiConsole Console,
@@ -19,4 +21,9 @@ internal sealed record LoadContext(
     IReadOnlyList<string> Bindings,
     IReadOnlyDictionary<string, string> Endpoints,
     HostLauncher? Host,
-    string Directory);
+    string Directory,
+    BenchSecurity Security)
+{
+    /// <summary>How a binding is named in this pass's results and folders: "grpc-tcp", or "grpc-tcp/tls" in a secured pass.</summary>
+    public string Label(string binding) => Security.Label(binding);
+}

@@ -2,6 +2,7 @@ using RpcCompare.Load.Capacity;
 using RpcCompare.Load.Chaos;
 using RpcCompare.Load.Scenarios;
 using RpcCompare.Load.Soak;
+using RpcCompare.Perf.Hosting.Security;
 
 namespace RpcCompare.Load;
 
@@ -16,6 +17,7 @@ namespace RpcCompare.Load;
 /// <param name="Capacity">How --find-max searches.</param>
 /// <param name="Soak">Duration and rate of --soak.</param>
 /// <param name="Chaos">Users, duration and kill time of --chaos kill-host.</param>
+/// <param name="Security">The security modes to load, one host each (--security); plaintext alone by default.</param>
 internal sealed record LoadOptions(
     LoadMode Mode,
     IReadOnlyList<string>? Bindings,
@@ -27,7 +29,8 @@ internal sealed record LoadOptions(
     string OutputRoot,
     CapacitySettings Capacity,
     SoakSettings Soak,
-    ChaosSettings Chaos);
+    ChaosSettings Chaos,
+    IReadOnlyList<BenchSecurity> Security);
 
 /// <summary>What a load run does.</summary>
 internal enum LoadMode

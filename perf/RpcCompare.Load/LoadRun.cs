@@ -7,6 +7,7 @@ using RpcCompare.Load.Reporting;
 using RpcCompare.Load.Scenarios;
 using RpcCompare.Load.Soak;
 using RpcCompare.Perf.Hosting;
+using RpcCompare.Perf.Hosting.Security;
 using RpcCompare.Perf.Reporting.Dashboard;
 using Spectre.Console;
 
@@ -32,57 +33,42 @@ internal sealed class LoadRun
     {
         var started = DateTimeOffset.UtcNow;
         var clock = Stopwatch.StartNew();
-        HostLauncher? host = null;
+        var directory = Path.Combine(_options.OutputRoot, started.ToString("yyyyMMdd'T'HHmmss'Z'", System.Globalization.CultureInfo.InvariantCulture), "load");
+        var results = new List<LoadResult>();
+        var capacities = new List<CapacityResult>();
+        IReadOnlyList<SoakResult> soaks = [];
+        ChaosResult? chaos = null;
         try
         {
-            // A host started elsewhere may use TLS: its endpoints file names the certificate to trust.
-            var hostTls = _options.HostEndpointsFile is { } hostFile && File.Exists(hostFile) ? EndpointsFile.Read(hostFile).ClientTls : null;
-            using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = TimeSpan.FromSeconds(30), Tls = hostTls });
-            var requested = ChooseBindings(factory);
-            IReadOnlyDictionary<string, string> endpoints;
-            if (_options.HostEndpointsFile is { } file)
+            // One pass per security mode (--security), each against a host of its own, one after the
+            // other: tls and mtls rows sit beside the plaintext ones of the same run.
+            foreach (var security in _options.Security)
             {
-                endpoints = File.Exists(file)
-                    ? EndpointsFile.Read(file).Addresses
-                    : throw new IOException($"No endpoints file at '{file}'. Start the host with --endpoints-file first.");
-            }
-            else
-            {
-                _console.MarkupLine("Starting RpcCompare.Host ...");
-                host = await HostLauncher.StartAsync(requested, pinToCpu0: false);
-                endpoints = host.Endpoints;
-            }
+                await using var pass = await StartPassAsync(security, directory);
+                var context = pass.Context;
+                // One unmeasured pass over every binding and operation first, as the runner does: the
+                // host compiles every binding's code before the first scenario is measured. Without it the
+                // first binding's first scenarios ran at half their rate (wcf-nettcp Ping, 8 users:
+                // 6,831 calls/s after 0.5 s of warm-up, 16,451 after 3 s). It makes one call per user even
+                // with no warm-up: a first gRPC call (client stack compiled in this process, HTTP/2 set up)
+                // outlasted a whole 1-s --quick scenario on a busy CI machine, leaving it with no call at all.
+                foreach (var (binding, operation) in from binding in context.Bindings from operation in _options.Operations select (binding, operation))
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    _console.MarkupLineInterpolated($"warm-up pass: {context.Label(binding)} · {operation.Name}");
+                    await using var pool = new ClientPool(context.Factory, binding, context.Endpoints[binding], operation);
+                    await pool.WarmUpAsync(_options.Settings.Users, _options.Settings.WarmUp, atLeastOneCall: true);
+                }
 
-            var missing = requested.Where(b => !endpoints.ContainsKey(b)).ToList();
-            if (missing.Count > 0)
-            {
-                throw new InvalidOperationException($"The host does not serve {string.Join(", ", missing)}.");
+                results.AddRange(_options.Mode == LoadMode.Scenarios ? await ScenarioMatrix.RunAsync(context, cancellationToken) : []);
+                capacities.AddRange(_options.Mode == LoadMode.FindMax ? await CapacityRun.RunAsync(context, cancellationToken) : []);
+                soaks = _options.Mode == LoadMode.Soak ? await SoakRun.RunAsync(context, _options.Soak, cancellationToken) : soaks;
+                chaos = _options.Mode == LoadMode.Chaos ? await ChaosRun.RunAsync(context, _options.Chaos, cancellationToken) : chaos;
             }
-
-            var directory = Path.Combine(_options.OutputRoot, started.ToString("yyyyMMdd'T'HHmmss'Z'", System.Globalization.CultureInfo.InvariantCulture), "load");
-            var context = new LoadContext(_options, _console, factory, requested, endpoints, host, directory);
-            // One unmeasured pass over every binding and operation first, as the runner does: the
-            // host compiles every binding's code before the first scenario is measured. Without it the
-            // first binding's first scenarios ran at half their rate (wcf-nettcp Ping, 8 users:
-            // 6,831 calls/s after 0.5 s of warm-up, 16,451 after 3 s). It makes one call per user even
-            // with no warm-up: a first gRPC call (client stack compiled in this process, HTTP/2 set up)
-            // outlasted a whole 1-s --quick scenario on a busy CI machine, leaving it with no call at all.
-            foreach (var (binding, operation) in from binding in requested from operation in _options.Operations select (binding, operation))
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                _console.MarkupLineInterpolated($"warm-up pass: {binding} · {operation.Name}");
-                await using var pool = new ClientPool(factory, binding, endpoints[binding], operation);
-                await pool.WarmUpAsync(_options.Settings.Users, _options.Settings.WarmUp, atLeastOneCall: true);
-            }
-
-            var results = _options.Mode == LoadMode.Scenarios ? await ScenarioMatrix.RunAsync(context, cancellationToken) : [];
-            var capacities = _options.Mode == LoadMode.FindMax ? await CapacityRun.RunAsync(context, cancellationToken) : [];
-            var soaks = _options.Mode == LoadMode.Soak ? await SoakRun.RunAsync(context, _options.Soak, cancellationToken) : [];
-            var chaos = _options.Mode == LoadMode.Chaos ? await ChaosRun.RunAsync(context, _options.Chaos, cancellationToken) : null;
 
             var report = new LoadReport(LoadReport.SchemaName, started, clock.Elapsed.TotalSeconds, LoadEnvironment.Capture(), _options.Mode, _options.Settings,
                 _options.Mode == LoadMode.FindMax ? _options.Capacity : null,
-                host is null ? $"already running ({_options.HostEndpointsFile})" : "started by the load command as a separate process", results, capacities, soaks, chaos);
+                _options.HostEndpointsFile is { } hostFile ? $"already running ({hostFile})" : "started by the load command as a separate process" + SecurityNote, results, capacities, soaks, chaos);
             LoadReportWriter.Write(report, directory);
             _console.MarkupLineInterpolated($"NBomber's reports per binding and the summary (report.md, report.json, report.html) are in [bold]{directory}[/]");
             _console.MarkupLineInterpolated($"Every run side by side: [bold]{DashboardWriter.Write(_options.OutputRoot)}[/]");
@@ -111,28 +97,91 @@ internal sealed class LoadRun
             _console.MarkupLineInterpolated($"[red]error:[/] {exception.Message}");
             return (1, null);
         }
-        finally
+    }
+
+    // The modes a run measured, for the report's host line: one per mode, each a host of its own.
+    private string SecurityNote => _options.Security is [var only] && only == BenchSecurity.Plaintext
+        ? ""
+        : $" per security mode ({string.Join(", ", _options.Security.Select(m => m.Name))}; TLS with the measuring tools' own certificates)";
+
+    /// <summary>
+    /// The host and clients of one security mode: the host the load command starts with that mode's
+    /// settings, or the one --host names (secured as its endpoints file says).
+    /// </summary>
+    private async Task<LoadPass> StartPassAsync(BenchSecurity security, string directory)
+    {
+        // A host started elsewhere may use TLS: its endpoints file names the certificate to trust.
+        var hostEndpoints = _options.HostEndpointsFile is { } file
+            ? File.Exists(file) ? EndpointsFile.Read(file) : throw new IOException($"No endpoints file at '{file}'. Start the host with --endpoints-file first.")
+            : null;
+        var tls = hostEndpoints is not null ? hostEndpoints.ClientTls : security.PrepareClient();
+        var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = TimeSpan.FromSeconds(30), Tls = tls });
+        HostLauncher? host = null;
+        try
+        {
+            var requested = ChooseBindings(factory, security);
+            if (hostEndpoints is null)
+            {
+                _console.MarkupLineInterpolated($"Starting RpcCompare.Host ({security.Name}) ...");
+                host = await HostLauncher.StartAsync(requested, pinToCpu0: false, security.HostEnvironment);
+            }
+
+            var endpoints = hostEndpoints?.Addresses ?? host!.Endpoints;
+            var missing = requested.Where(b => !endpoints.ContainsKey(b)).ToList();
+            if (missing.Count > 0)
+            {
+                throw new InvalidOperationException($"The host does not serve {string.Join(", ", missing)}.");
+            }
+
+            return new LoadPass(new LoadContext(_options, _console, factory, requested, endpoints, host, directory, security), factory, host);
+        }
+        catch
         {
             if (host is not null)
             {
                 await host.DisposeAsync();
             }
+
+            factory.Dispose();
+            throw;
         }
     }
 
-    private List<string> ChooseBindings(RpcClientFactory factory)
+    private List<string> ChooseBindings(RpcClientFactory factory, BenchSecurity security)
     {
         var network = factory.Bindings.Where(b => b != BindingNames.InProc).ToList();
-        if (_options.Bindings is not { } chosen)
+        if (_options.Bindings is { } chosen)
+        {
+            foreach (var name in chosen)
+            {
+                BindingNames.ThrowUnlessOffered(name, network);
+            }
+
+            network = [.. network.Where(chosen.Contains)];
+        }
+
+        if (security == BenchSecurity.Plaintext)
         {
             return network;
         }
 
-        foreach (var name in chosen)
-        {
-            BindingNames.ThrowUnlessOffered(name, network);
-        }
+        // TLS is for the TCP bindings; the Unix-socket ones check the peer's user instead.
+        var secured = network.Where(BenchSecurity.TcpBindings.Contains).ToList();
+        return secured.Count > 0
+            ? secured
+            : throw new ArgumentException($"--security {security.Name} applies to the TCP bindings ({string.Join(", ", BenchSecurity.TcpBindings)}); none of the bindings chosen is one.");
+    }
 
-        return [.. network.Where(chosen.Contains)];
+    /// <summary>One security mode's context, and what ends with it: its client factory and the host started for it.</summary>
+    private sealed record LoadPass(LoadContext Context, RpcClientFactory Factory, HostLauncher? Host) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync()
+        {
+            Factory.Dispose();
+            if (Host is not null)
+            {
+                await Host.DisposeAsync();
+            }
+        }
     }
 }

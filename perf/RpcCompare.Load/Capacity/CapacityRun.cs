@@ -22,8 +22,9 @@ internal static class CapacityRun
         foreach (var (index, (binding, operation)) in cells.Index())
         {
             cancellationToken.ThrowIfCancellationRequested();
-            context.Console.MarkupLineInterpolated($"[bold][[{index + 1}/{cells.Count}]][/] {binding} · {operation.Name}: finding the highest rate with p99 ≤ {settings.LatencyBudgetMs:0.##} ms");
-            var folder = Path.Combine(context.Directory, binding, $"{operation.Name}-find-max");
+            var label = context.Label(binding);
+            context.Console.MarkupLineInterpolated($"[bold][[{index + 1}/{cells.Count}]][/] {label} · {operation.Name}: finding the highest rate with p99 ≤ {settings.LatencyBudgetMs:0.##} ms");
+            var folder = Path.Combine(context.Directory, label, $"{operation.Name}-find-max");
             string? firstError = null;
             // One pool for the whole search, warmed first: a step that opened its connections while
             // measured would judge connection set-up, not calls (gRPC's first step at 500/s: p99 110 ms
@@ -38,7 +39,7 @@ internal static class CapacityRun
                 // when the step opened its 80 extra channels itself, and held 3,750/s with them open.
                 await pool.GrowToAsync((2 * LoadModels.CallsPerInterval(rate)) + context.Options.Settings.Users);
                 var (stats, error) = await NBomberSession.RunAsync(
-                    binding,
+                    label,
                     $"{operation.Name}-{rate.ToString(CultureInfo.InvariantCulture)}-per-s",
                     pool.CallAsync,
                     operation.PayloadBytes,
@@ -63,7 +64,7 @@ internal static class CapacityRun
             var limit = ceiling
                 ? $"still held at the search's ceiling ({settings.MaxRate:#,0}/s)"
                 : steps.FirstOrDefault(s => !s.Held && s.Rate > (capacity ?? 0)) is { } broke ? $"{broke.Rate:#,0}/s: {broke.Verdict}" : "";
-            var result = new CapacityResult(binding, operation.Name, capacity, ceiling, limit, steps, firstError, folder);
+            var result = new CapacityResult(label, operation.Name, capacity, ceiling, limit, steps, firstError, folder);
             results.Add(result);
             context.Console.MarkupLineInterpolated($"    capacity [bold]{(capacity is { } c ? c.ToString("#,0", CultureInfo.InvariantCulture) + "/s" : "none")}[/] ({limit})");
         }

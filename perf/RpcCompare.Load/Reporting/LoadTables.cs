@@ -15,6 +15,11 @@ internal static class LoadTables
         if (report.CapacitySearch is { } search && report.Capacities.Count > 0)
         {
             tables.Add(Capacity(report, search));
+            if (SecurityCost.OfCapacities(report.Capacities) is { } capacityCost)
+            {
+                tables.Add(capacityCost);
+            }
+
             tables.AddRange(report.Capacities.Select(cell => new Table(
                 $"{cell.Binding} · {cell.Operation}: every step",
                 ["rate/s", "calls/s", "p50 ms", "p75 ms", "p95 ms", "p99 ms", "failed", "MB", "connections", "verdict"],
@@ -49,6 +54,11 @@ internal static class LoadTables
                         ? F($"{cell.RequestsPerSecond:#,0} · {cell.Latency.P50:0.##} / {cell.Latency.P99:0.##}{(cell.Failed > 0 ? F($" · {cell.Failed:#,0} failed") : "")}")
                         : "–"),
                 ])]));
+        }
+
+        if (SecurityCost.OfResults(report.Results) is { } cost)
+        {
+            tables.Add(cost);
         }
 
         return tables;

@@ -22,7 +22,8 @@ internal static class ScenarioMatrix
         foreach (var (index, binding) in context.Bindings.Index())
         {
             cancellationToken.ThrowIfCancellationRequested();
-            context.Console.MarkupLineInterpolated($"[bold][[{index + 1}/{context.Bindings.Count}]][/] {binding}: {string.Join(", ", cells.Select(c => $"{c.operation.Name} {c.model.Name()}"))}");
+            var label = context.Label(binding);
+            context.Console.MarkupLineInterpolated($"[bold][[{index + 1}/{context.Bindings.Count}]][/] {label}: {string.Join(", ", cells.Select(c => $"{c.operation.Name} {c.model.Name()}"))}");
             var pools = cells.Select(c => new ClientPool(context.Factory, binding, context.Endpoints[binding], c.operation)).ToList();
             try
             {
@@ -41,11 +42,12 @@ internal static class ScenarioMatrix
                         : [NBomber.CSharp.Simulation.Pause(position * settings.Span), .. cell.model.Simulation(settings)];
                     return new SessionScenario($"{cell.operation.Name}-{cell.model.Name()}", pools[position].CallAsync, cell.operation.PayloadBytes, simulation);
                 }).ToList();
-                var (stats, errors) = await NBomberSession.RunAsync(binding, binding, scenarios, Path.Combine(context.Directory, binding));
+                // NBomber names its report files after the session: "wcf-nettcp-tls", not a path.
+                var (stats, errors) = await NBomberSession.RunAsync(label, label.Replace('/', '-'), scenarios, Path.Combine(context.Directory, label));
                 foreach (var (position, (operation, model)) in cells.Index())
                 {
                     var scenario = stats.ScenarioStats.Single(s => s.ScenarioName == scenarios[position].Name);
-                    var result = LoadResult.From(binding, operation, model, model.Describe(settings), scenario, [.. stats.ReportFiles.Select(f => f.FilePath)],
+                    var result = LoadResult.From(label, operation, model, model.Describe(settings), scenario, [.. stats.ReportFiles.Select(f => f.FilePath)],
                         pools[position].Created, errors.GetValueOrDefault(scenario.ScenarioName));
                     results.Add(result);
                     context.Console.MarkupLineInterpolated($"    {operation.Name} {model.Name()}: {result.Ok:#,0} ok, {result.Failed:#,0} failed, {result.RequestsPerSecond:#,0.#} calls/s, p99 {result.Latency.P99:0.##} ms");

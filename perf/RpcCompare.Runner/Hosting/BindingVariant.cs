@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Security.Cryptography.X509Certificates;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Grpc;
 using RpcCompare.Bindings.Grpc.Client;
@@ -10,6 +9,7 @@ using RpcCompare.Bindings.Wcf.NetTcp;
 using RpcCompare.Bindings.Wcf.Uds;
 using RpcCompare.Bindings.Security;
 using RpcCompare.Client;
+using RpcCompare.Perf.Hosting.Security;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner.Hosting;
@@ -112,50 +112,24 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
             [$"{GrpcUdsBindingOptions.SectionName}__MaxStreamsPerConnection"] = RaisedStreamsPerConnection.ToString(CultureInfo.InvariantCulture),
         });
 
-    // Made (or reused) only when a run measures the variant: a runner that never does writes nothing.
-    private static readonly Lazy<ServerCertificate> s_tlsCertificate = new(static () =>
-        ServerCertificate.Load(new TlsOptions { Enabled = true }, RunnerState.Directory, ["localhost", "127.0.0.1", "::1"]));
+    /// <summary>
+    /// The TCP bindings with TLS on, on both sides (<see cref="BenchSecurity.Tls"/>): the measuring
+    /// tools' own self-signed certificate, given to the host as files and pinned by the client.
+    /// </summary>
+    public static readonly BindingVariant Tls = Secured(BenchSecurity.Tls);
 
     /// <summary>
-    /// The TCP bindings with TLS on, on both sides: wcf-nettcp with transport security, wcf-http as
-    /// HTTPS, grpc-tcp over TLS. The certificate is the runner's own self-signed one (kept in its
-    /// state directory and reused), given to the host as files and pinned by the client, so the
-    /// column measures the encryption and the handshake's share, not a certificate chain check.
+    /// The TCP bindings with mutual TLS (<see cref="BenchSecurity.MutualTls"/>): as <see cref="Tls"/>,
+    /// and the host serves client certificates of the tools' own authority, which the client presents.
     /// </summary>
-    public static readonly BindingVariant Tls = new(
-        "tls",
-        "TLS on (wcf-nettcp SecurityMode.Transport, wcf-http HTTPS, grpc-tcp HTTP/2 over TLS) instead of plaintext, with a self-signed ECDSA P-256 certificate " +
-        "the client pins; the TLS version is the highest both sides' OpenSSL offer",
-        new Dictionary<string, string>
-        {
-            ["Tls__CertificateFile"] = Path.Combine(RunnerState.Directory, "tls", "server.crt"),
-            ["Tls__KeyFile"] = Path.Combine(RunnerState.Directory, "tls", "server.key"),
-        },
-        static _ => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint }),
-        static () => _ = s_tlsCertificate.Value);
-
-    private static readonly Lazy<X509Certificate2> s_clientCertificate = new(RunnerClientCertificate.LoadOrCreate);
-
-    /// <summary>
-    /// The TCP bindings with mutual TLS: as <see cref="Tls"/>, and the host asks each client for a
-    /// certificate and serves those of the runner's own authority (wcf-nettcp ClientCredentialType
-    /// Certificate; Kestrel's bindings after the handshake), which the client presents.
-    /// </summary>
-    public static readonly BindingVariant MutualTls = new(
-        "mtls",
-        "mutual TLS: as tls, and the client presents a certificate (ECDSA P-256, client authentication) that the host checks against the runner's own " +
-        "authority (Tls:ClientCertificateAuthority) on every connection",
-        new Dictionary<string, string>
-        {
-            ["Tls__CertificateFile"] = Path.Combine(RunnerState.Directory, "tls", "server.crt"),
-            ["Tls__KeyFile"] = Path.Combine(RunnerState.Directory, "tls", "server.key"),
-            ["Tls__ClientCertificateAuthority"] = RunnerClientCertificate.AuthorityFile,
-        },
-        static _ => RunnerClients.CreateFactory(new ClientTlsOptions { ServerCertificateThumbprint = s_tlsCertificate.Value.Thumbprint, ClientCertificate = s_clientCertificate.Value }),
-        static () => (_, _) = (s_tlsCertificate.Value, s_clientCertificate.Value));
+    public static readonly BindingVariant MutualTls = Secured(BenchSecurity.MutualTls);
 
     /// <summary>The TCP bindings, which the TLS variants apply to.</summary>
-    public static readonly IReadOnlySet<string> TcpBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp };
+    public static IReadOnlySet<string> TcpBindings => BenchSecurity.TcpBindings;
+
+    // PrepareClient makes the certificates before the host that reads them starts; the factory reuses them.
+    private static BindingVariant Secured(BenchSecurity security) =>
+        new(security.Name, security.Description, security.HostEnvironment, _ => RunnerClients.CreateFactory(security.PrepareClient()), () => security.PrepareClient());
 
     private static BindingVariant WcfInstancing(string suffix, string description, string instanceContextMode, string concurrencyMode)
     {

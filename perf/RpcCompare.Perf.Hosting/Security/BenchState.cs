@@ -1,7 +1,10 @@
-namespace RpcCompare.Runner.Hosting;
+namespace RpcCompare.Perf.Hosting.Security;
 
-/// <summary>Where the runner keeps what outlives a run (its TLS variant's certificate): beside the host's state, in the user's own directory.</summary>
-internal static class RunnerState
+/// <summary>
+/// Where the measuring tools keep what outlives a run (their TLS certificates): beside the host's
+/// state, in the user's own directory. Named for the runner, which made it first.
+/// </summary>
+public static class BenchState
 {
     public static string Directory =>
         Path.Combine(

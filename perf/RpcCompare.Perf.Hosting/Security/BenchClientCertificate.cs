@@ -1,19 +1,19 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 
-namespace RpcCompare.Runner.Hosting;
+namespace RpcCompare.Perf.Hosting.Security;
 
 /// <summary>
-/// The runner's client certificate for the mtls variant: issued for client authentication by an
-/// authority of the runner's own, both kept in its state directory (0700) and reused while valid
-/// for another 30 days. The variant's host serves certificates of that authority
+/// The measuring tools' client certificate for mutual TLS: issued for client authentication by an
+/// authority of their own, both kept in their state directory (0700) and reused while valid for
+/// another 30 days. The measured host serves certificates of that authority
 /// (Tls:ClientCertificateAuthority), so its path is known before the certificate is made.
 /// </summary>
-internal static class RunnerClientCertificate
+public static class BenchClientCertificate
 {
-    private static string Directory => Path.Combine(RunnerState.Directory, "tls-client");
+    private static string Directory => Path.Combine(BenchState.Directory, "tls-client");
 
-    /// <summary>The authority's certificate (PEM), which the variant's host trusts for client certificates.</summary>
+    /// <summary>The authority's certificate (PEM), which the measured host trusts for client certificates.</summary>
     public static string AuthorityFile => Path.Combine(Directory, "ca.crt");
 
     private static string CertificateFile => Path.Combine(Directory, "client.crt");
@@ -27,7 +27,7 @@ internal static class RunnerClientCertificate
         {
             try
             {
-                var existing = RpcCompare.Bindings.Security.CertificateFile.Load(CertificateFile, KeyFile, null, "runner client certificate", "its key");
+                var existing = RpcCompare.Bindings.Security.CertificateFile.Load(CertificateFile, KeyFile, null, "the measuring tools' client certificate", "its key");
                 if (existing.NotAfter.ToUniversalTime() > DateTime.UtcNow.AddDays(30))
                 {
                     return existing;
