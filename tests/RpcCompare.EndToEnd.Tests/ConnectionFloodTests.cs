@@ -129,6 +129,85 @@ public sealed partial class ConnectionFloodTests
         Assert.All(s_perConnectionLines, line => Assert.DoesNotContain(line, host.Output, StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task ASlowSenderFloodPastEachBindingsLimit_IsClosed_WhileTheOthersServe_AndTheHostComesBack()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpointsPath = directory.PathFor("endpoints.json");
+        string[] timeouts = ["WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds"];
+        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--max-connections", $"{Limit}",
+            "--Pipes:FrameTimeout", "00:00:02", .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
+        var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
+        var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
+        using var factory = RpcClientFactory.CreateDefault();
+        foreach (var binding in network)
+        {
+            await host.WaitForOutputAsync($"Binding {binding} takes at most {Limit} connections");
+        }
+
+        foreach (var flooded in network)
+        {
+            // Each sender keeps sending one byte of a valid first message every 200 ms, so no idle
+            // timeout fires: only a deadline on the whole handshake (or frame) can end it.
+            var senders = Enumerable.Range(0, SlowSenders).Select(_ => SlowSendAsync(RawAddress(flooded, endpoints[flooded]), SlowFirstMessage(flooded))).ToList();
+
+            // A well-behaved client of every other binding is served during the flood.
+            foreach (var other in network.Where(b => b != flooded))
+            {
+                Assert.Null(await PingAsync(factory, other, endpoints[other]));
+            }
+
+            var outcomes = await Task.WhenAll(senders);
+            Assert.All(outcomes, o => Assert.True(o.Closed && o.Sent < o.Length,
+                $"{flooded}: a slow sender {(o.Closed ? "was closed only after" : "was still open after")} sending {o.Sent} of {o.Length} bytes\n{host.Output}"));
+
+            // Once the flood is gone, the binding serves again.
+            await Eventually.HoldsAsync(async () => await PingAsync(factory, flooded, endpoints[flooded]) is null, RecoveryTimeout, () => $"{flooded} serves again after the flood\n{host.Output}");
+        }
+
+        Assert.Equal(0, await host.TerminateAsync());
+        foreach (var binding in network)
+        {
+            var summaries = Summaries(host.Output, binding);
+            Assert.True(summaries.Count is > 0 and <= 3, $"{binding}: {summaries.Count} summary lines\n{host.Output}");
+        }
+
+        Assert.All(s_perConnectionLines, line => Assert.DoesNotContain(line, host.Output, StringComparison.Ordinal));
+    }
+
+    private const int SlowSenders = Limit + 4;
+
+    /// <summary>
+    /// Connects and sends <paramref name="message"/> one byte at a time, 200 ms apart, until the server
+    /// closes the connection or the message is sent; then waits (bounded) for the close.
+    /// </summary>
+    private static async Task<(bool Closed, int Sent, int Length)> SlowSendAsync(string address, byte[] message)
+    {
+        await using var socket = await RawSocket.ConnectAsync(address);
+        var closing = socket.ReadUntilClosedAsync(TimeSpan.FromSeconds(90));
+        var sent = 0;
+        while (sent < message.Length && !closing.IsCompleted)
+        {
+            await socket.SendAsync(message[sent..(sent + 1)]);
+            sent++;
+            await Task.WhenAny(closing, Task.Delay(TimeSpan.FromMilliseconds(200)));
+        }
+
+        return ((await closing).Closed, closing.IsCompleted && sent < message.Length ? sent : message.Length, message.Length);
+    }
+
+    /// <summary>A valid start of each protocol's first message, long enough that sending it byte by byte outlasts the 2-s deadlines many times over.</summary>
+    private static byte[] SlowFirstMessage(string binding) => binding switch
+    {
+        // .NET message framing: version, duplex mode, then a via record of 128 characters.
+        BindingNames.WcfNetTcp or BindingNames.WcfUds => [0x00, 0x01, 0x00, 0x01, 0x02, 0x02, 0x80, 0x01, .. Enumerable.Repeat((byte)'a', 128)],
+        BindingNames.WcfHttp => Encoding.ASCII.GetBytes("POST /rpccompare.v1.FileService HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + new string('a', 100)),
+        // The HTTP/2 connection preface, then an empty SETTINGS frame.
+        BindingNames.GrpcTcp or BindingNames.GrpcUds => [.. Encoding.ASCII.GetBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), 0, 0, 0, 4, 0, 0, 0, 0, 0],
+        // A frame header announcing 100 bytes (code 1), then its body.
+        _ => [100, 0, 0, 0, 1, .. Enumerable.Repeat((byte)0, 100)],
+    };
+
     /// <summary>The start of each protocol's first message, cut short.</summary>
     private static byte[] PartialHandshake(string binding) => binding switch
     {
