@@ -68,6 +68,9 @@ namespace RpcCompare.Generated.Wcf.CallShapeService
         
         [System.Runtime.Serialization.EnumMemberAttribute()]
         Internal = 5,
+        
+        [System.Runtime.Serialization.EnumMemberAttribute()]
+        PermissionDenied = 6,
     }
     
     [System.Diagnostics.DebuggerStepThroughAttribute()]

@@ -82,6 +82,9 @@ namespace RpcCompare.Generated.Wcf.FileService
         
         [System.Runtime.Serialization.EnumMemberAttribute()]
         Internal = 5,
+        
+        [System.Runtime.Serialization.EnumMemberAttribute()]
+        PermissionDenied = 6,
     }
     
     [System.Diagnostics.DebuggerStepThroughAttribute()]

@@ -90,6 +90,9 @@ namespace RpcCompare.Generated.Wcf.PayloadService
         
         [System.Runtime.Serialization.EnumMemberAttribute()]
         Internal = 5,
+        
+        [System.Runtime.Serialization.EnumMemberAttribute()]
+        PermissionDenied = 6,
     }
     
     [System.Diagnostics.DebuggerStepThroughAttribute()]
