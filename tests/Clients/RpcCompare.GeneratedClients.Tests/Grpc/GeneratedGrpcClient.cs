@@ -1,4 +1,5 @@
 using RpcCompare.Bindings.Grpc.Uds;
+using System.Security.Cryptography.X509Certificates;
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Net.Client;
@@ -26,6 +27,18 @@ public sealed class GeneratedGrpcClient : IParityClient, IDisposable
     /// <summary>grpc-tcp: the address is the http:// base.</summary>
     public static GeneratedGrpcClient OverTcp(string address) =>
         new(GrpcChannel.ForAddress(address, new GrpcChannelOptions { MaxReceiveMessageSize = 16 * 1024 * 1024 }));
+
+    /// <summary>
+    /// grpc-tcp over TLS: the https:// address, and a handler that trusts the host's one
+    /// certificate (a self-signed certificate no system store holds).
+    /// </summary>
+    public static GeneratedGrpcClient OverTls(string address, X509Certificate2 trusted)
+    {
+        var handler = new SocketsHttpHandler();
+        handler.SslOptions.RemoteCertificateValidationCallback = (_, certificate, _, _) =>
+            certificate is not null && certificate.GetRawCertData().AsSpan().SequenceEqual(trusted.RawDataMemory.Span);
+        return new(GrpcChannel.ForAddress(address, new GrpcChannelOptions { HttpHandler = handler, MaxReceiveMessageSize = 16 * 1024 * 1024 }));
+    }
 
     /// <summary>grpc-uds: HTTP/2 over a Unix socket, the way grpc-dotnet's documentation connects to one.</summary>
     public static GeneratedGrpcClient OverUnixSocket(string socketPath)

@@ -1,5 +1,9 @@
 using System.ServiceModel;
+using System.IdentityModel.Selectors;
+using System.IdentityModel.Tokens;
+using System.Security.Cryptography.X509Certificates;
 using System.ServiceModel.Channels;
+using System.ServiceModel.Security;
 using Files = RpcCompare.Generated.Wcf.FileService;
 using Payloads = RpcCompare.Generated.Wcf.PayloadService;
 
@@ -35,6 +39,45 @@ public sealed class GeneratedWcfClient : IParityClient, IAsyncDisposable
             new(Binding(), new EndpointAddress($"{baseAddress.TrimEnd('/')}/rpccompare.v1.PayloadService")));
     }
 
+    /// <summary>
+    /// wcf-http over HTTPS, as a WCF team trusting the host's self-signed certificate would connect:
+    /// BasicHttpBinding with transport security, and a validator that accepts that one certificate.
+    /// </summary>
+    public static GeneratedWcfClient OverHttps(string baseAddress, X509Certificate2 trusted)
+    {
+        Binding Binding() => new BasicHttpBinding(BasicHttpSecurityMode.Transport) { MaxReceivedMessageSize = 16 * 1024 * 1024 };
+        return Trusting(trusted,
+            new(Binding(), new EndpointAddress($"{baseAddress.TrimEnd('/')}/rpccompare.v1.FileService")),
+            new(Binding(), new EndpointAddress($"{baseAddress.TrimEnd('/')}/rpccompare.v1.PayloadService")));
+    }
+
+    /// <summary>
+    /// wcf-nettcp with transport security (TLS inside WCF's framing), trusting the host's certificate;
+    /// the endpoint's identity is the certificate's DNS name, since WCF checks DNS names only, not
+    /// the IP address the client dialled.
+    /// </summary>
+    public static GeneratedWcfClient OverNetTcpTls(string baseAddress, X509Certificate2 trusted)
+    {
+        Binding Binding() => new NetTcpBinding(SecurityMode.Transport) { MaxReceivedMessageSize = 16 * 1024 * 1024, Security = { Transport = { ClientCredentialType = TcpClientCredentialType.None } } };
+        EndpointAddress Address(string service) => new(new Uri($"{baseAddress.TrimEnd('/')}/{service}"), new DnsEndpointIdentity("localhost"));
+        return Trusting(trusted, new(Binding(), Address("rpccompare.v1.FileService")), new(Binding(), Address("rpccompare.v1.PayloadService")));
+    }
+
+    private static GeneratedWcfClient Trusting(X509Certificate2 trusted, Files.rpccomparev1FileServiceClient files, Payloads.rpccomparev1PayloadServiceClient payloads)
+    {
+        foreach (var credentials in new[] { files.ClientCredentials, payloads.ClientCredentials })
+        {
+            credentials.ServiceCertificate.SslCertificateAuthentication = new X509ServiceCertificateAuthentication
+            {
+                CertificateValidationMode = X509CertificateValidationMode.Custom,
+                CustomCertificateValidator = new OneCertificate(trusted),
+                RevocationMode = X509RevocationMode.NoCheck,
+            };
+        }
+
+        return new(files, payloads);
+    }
+
     public async Task PingAsync() => await _files.PingAsync(new Files.PingRequest());
 
     public async Task<IReadOnlyList<ParityEntry>> ReadDirectoryAsync(string path) =>
@@ -63,6 +106,18 @@ public sealed class GeneratedWcfClient : IParityClient, IAsyncDisposable
     {
         await CloseAsync(_files);
         await CloseAsync(_payloads);
+    }
+
+    /// <summary>Accepts the one certificate the host wrote beside its endpoints file, and no other.</summary>
+    private sealed class OneCertificate(X509Certificate2 trusted) : X509CertificateValidator
+    {
+        public override void Validate(X509Certificate2 certificate)
+        {
+            if (!certificate.RawDataMemory.Span.SequenceEqual(trusted.RawDataMemory.Span))
+            {
+                throw new SecurityTokenValidationException($"The server presented {certificate.Subject}, not the host's certificate.");
+            }
+        }
     }
 
     private static async Task CloseAsync(ICommunicationObject client)
