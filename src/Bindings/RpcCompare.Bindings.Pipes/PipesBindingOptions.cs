@@ -36,4 +36,13 @@ public sealed class PipesBindingOptions : ConnectionLimitOptions
     /// longer is disconnected, so a half-sent frame cannot hold a connection forever. Defaults to 30 seconds.
     /// </summary>
     public TimeSpan FrameTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// How long a connection may wait between requests before the server closes it, as the other
+    /// bindings close an idle connection (<see cref="FrameworkConnectionOptions.IdleTimeout"/>); a
+    /// subscribed connection is exempt (it waits for notifications). The pipes client checks its
+    /// connection before reusing one it left idle, and reconnects when the server has closed it.
+    /// Defaults to 2 minutes; <see cref="Timeout.InfiniteTimeSpan"/> keeps idle connections open.
+    /// </summary>
+    public TimeSpan IdleTimeout { get; set; } = FrameworkConnectionOptions.DefaultIdleTimeout;
 }

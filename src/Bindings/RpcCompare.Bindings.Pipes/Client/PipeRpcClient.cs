@@ -1,4 +1,5 @@
 using System.IO.Pipes;
+using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Text;
 using RpcCompare.Bindings.Pipes.Protocol;
@@ -9,7 +10,9 @@ namespace RpcCompare.Bindings.Pipes.Client;
 /// <summary>
 /// One connection to a pipes server, implementing every contract the server serves. Calls on
 /// one client take turns (the protocol answers in order); use one client per concurrent caller.
-/// Connects on the first call and again after the connection breaks.
+/// Connects on the first call and again after the connection breaks, or after the server closed
+/// it for sitting idle (Pipes:IdleTimeout), which is checked before a connection idle for a second
+/// or more is reused.
 /// </summary>
 internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
 {
@@ -18,7 +21,10 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly FrameBuffer _request = new();
     private readonly FrameBuffer _reply = new();
+    // A connection used within this long is not checked: the server's idle timeout is minutes.
+    private const long IdleCheckAfterMilliseconds = 1_000;
     private NamedPipeClientStream? _stream;
+    private long _lastUsed;
     private bool _disposed;
 
     public PipeRpcClient(string path, PipesClientOptions options)
@@ -41,6 +47,11 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
             {
                 throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
                     $"The request of {_request.BodyLength} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes; nothing was sent.");
+            }
+
+            if (_stream is { } idle && ClosedWhileIdle(idle))
+            {
+                await DropConnectionAsync();
             }
 
             var stream = _stream ?? await ConnectAsync();
@@ -78,6 +89,7 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
                 var reply = MessageCodec.Decode(body.Span, decode);
                 _request.Reset();
                 _reply.Reset();
+                _lastUsed = Environment.TickCount64;
                 return reply;
             }
             catch (PipeProtocolException exception)
@@ -100,6 +112,23 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
 
     private static int ReadOrThrow(int read) => read > 0 ? read : throw new EndOfStreamException("The server closed the connection in the middle of a reply.");
 
+    /// <summary>
+    /// Whether the server has closed a connection this client left idle: between requests nothing
+    /// may arrive, so a pipe that reads as ready holds the end of the stream. Checked without
+    /// blocking (poll) on Linux, where a pipe is a Unix socket, and only after a second of disuse,
+    /// so back-to-back calls pay nothing.
+    /// </summary>
+    private bool ClosedWhileIdle(NamedPipeClientStream stream)
+    {
+        if (OperatingSystem.IsWindows() || Environment.TickCount64 - _lastUsed < IdleCheckAfterMilliseconds)
+        {
+            return false;
+        }
+
+        using var socket = new Socket(new SafeSocketHandle(stream.SafePipeHandle.DangerousGetHandle(), ownsHandle: false));
+        return socket.Poll(0, SelectMode.SelectRead);
+    }
+
     private async Task<NamedPipeClientStream> ConnectAsync()
     {
         var stream = new NamedPipeClientStream(".", _path, PipeDirection.InOut, PipeOptions.Asynchronous);
@@ -114,6 +143,7 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
         }
 
         _stream = stream;
+        _lastUsed = Environment.TickCount64;
         return stream;
     }
 

@@ -54,21 +54,31 @@ internal sealed class PipeConnection
         PipeServerLog.ConnectionOpened(_logger, _id);
         using var request = new FrameBuffer();
         using var reply = new FrameBuffer();
-        // One timer per connection, armed while a frame is incomplete.
+        // One timer per connection, armed while a frame is incomplete (frame timeout) or none has begun (idle timeout).
         using var frameTimeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
         {
             while (true)
             {
-                if (_refusal is not null)
-                {
-                    // A refused client gets the frame timeout for its whole first request, not an open-ended wait.
-                    frameTimeout.CancelAfter(_options.FrameTimeout);
-                }
+                // A refused client gets the frame timeout for its whole first request, not an open-ended
+                // wait; another waits for its next request up to the idle timeout, unless subscribed
+                // (a subscriber waits for notifications, not to send).
+                var idle = _refusal is null && _push is null && _options.IdleTimeout != Timeout.InfiniteTimeSpan;
+                frameTimeout.CancelAfter(_refusal is not null ? _options.FrameTimeout : idle ? _options.IdleTimeout : Timeout.InfiniteTimeSpan);
 
                 // Inline rather than a helper method: an awaiting helper would allocate its state machine per request.
                 var header = request.Header;
-                var read = await _stream.ReadAsync(header, _refusal is null ? cancellationToken : frameTimeout.Token);
+                int read;
+                try
+                {
+                    read = await _stream.ReadAsync(header, frameTimeout.Token);
+                }
+                catch (OperationCanceledException) when (idle && !cancellationToken.IsCancellationRequested)
+                {
+                    PipeServerLog.IdleClosed(_logger, _id, _options.IdleTimeout.TotalSeconds);
+                    return;
+                }
+
                 if (read == 0)
                 {
                     break;

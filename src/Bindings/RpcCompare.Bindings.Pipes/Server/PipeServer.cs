@@ -85,7 +85,7 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
         Address = path;
         _acceptLoop = AcceptLoopAsync(path, _stopping.Token);
         PipeServerLog.Listening(_logger, Name, path);
-        PipeServerLog.Limits(_logger, Name, _maxConnections, _options.FrameTimeout.TotalSeconds);
+        PipeServerLog.Limits(_logger, Name, _maxConnections, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds);
         if (_dispatcher.NotCarried.Count > 0)
         {
             PipeServerLog.ContractsNotCarried(_logger, string.Join(", ", _dispatcher.NotCarried));

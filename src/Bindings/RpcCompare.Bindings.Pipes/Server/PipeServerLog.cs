@@ -9,8 +9,8 @@ internal static partial class PipeServerLog
     [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]
     public static partial void Listening(ILogger logger, string binding, string address);
 
-    [LoggerMessage(12, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections (Pipes:MaxConnections); frame timeout {FrameSeconds} s")]
-    public static partial void Limits(ILogger logger, string binding, int maxConnections, double frameSeconds);
+    [LoggerMessage(12, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections (Pipes:MaxConnections); frame timeout {FrameSeconds} s, idle timeout {IdleSeconds} s")]
+    public static partial void Limits(ILogger logger, string binding, int maxConnections, double frameSeconds, double idleSeconds);
 
     [LoggerMessage(2, LogLevel.Debug, "Connection {ConnectionId} opened")]
     public static partial void ConnectionOpened(ILogger logger, long connectionId);
@@ -29,6 +29,9 @@ internal static partial class PipeServerLog
 
     [LoggerMessage(7, LogLevel.Debug, "Connection {ConnectionId} failed: {Reason}")]
     public static partial void ConnectionFailed(ILogger logger, long connectionId, string reason);
+
+    [LoggerMessage(13, LogLevel.Debug, "Connection {ConnectionId} sent no request for {Seconds} s; closed it")]
+    public static partial void IdleClosed(ILogger logger, long connectionId, double seconds);
 
     [LoggerMessage(9, LogLevel.Debug, "Connection {ConnectionId} left a frame unfinished for {Seconds} s; dropped it")]
     public static partial void StalledFrame(ILogger logger, long connectionId, double seconds);

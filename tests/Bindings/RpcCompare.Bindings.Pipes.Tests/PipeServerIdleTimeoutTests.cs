@@ -1,0 +1,70 @@
+using RpcCompare.Bindings.Pipes.Client;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Pipes.Tests;
+
+/// <summary>
+/// Pipes:IdleTimeout: a connection that sends no request for that long is closed by the server, as
+/// the other bindings close theirs; the typed client notices before reusing a connection the server
+/// closed, and reconnects instead of failing the call.
+/// </summary>
+public sealed class PipeServerIdleTimeoutTests : IAsyncLifetime
+{
+    private InProcessHost _host = null!;
+
+    public async Task InitializeAsync() => _host = await InProcessHost.StartAsync(o => o.IdleTimeout = TimeSpan.FromSeconds(1));
+
+    public async Task DisposeAsync() => await _host.DisposeAsync();
+
+    [Fact]
+    public async Task AConnectionThatSendsNothing_IsClosedByTheServer()
+    {
+        await using var idle = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        Assert.True(await idle.IsClosedByServerAsync());
+    }
+
+    [Fact]
+    public async Task ATypedClientWhoseConnectionTheServerClosedForIdling_Reconnects_AndItsCallIsServed()
+    {
+        var client = new PipesClientProvider().Create<ICallShapeService>(_host.PipePath);
+        try
+        {
+            Assert.Equal(2, (await client.IncrementAsync(new IntMessage { Value = 1 }).Bounded()).Value);
+
+            // A witness opened after the client's last call: once the server has closed it for idling,
+            // it has closed the client's connection, idle for longer, too.
+            await using (var witness = await RawPipeConnection.ConnectAsync(_host.PipePath))
+            {
+                Assert.True(await witness.IsClosedByServerAsync());
+            }
+
+            Assert.Equal(3, (await client.IncrementAsync(new IntMessage { Value = 2 }).Bounded()).Value);
+        }
+        finally
+        {
+            await ((IAsyncDisposable)client).DisposeAsync();
+        }
+    }
+
+    [Fact]
+    public async Task ATypedClientIdleForLessThanTheIdleTimeout_KeepsItsConnection_ThroughTheCheck()
+    {
+        await using var host = await InProcessHost.StartAsync();
+        var client = new PipesClientProvider().Create<ICallShapeService>(host.PipePath);
+        try
+        {
+            Assert.Equal(2, (await client.IncrementAsync(new IntMessage { Value = 1 }).Bounded()).Value);
+            // Past the client's one-second threshold, so the next call checks the connection first.
+            await Task.Delay(TimeSpan.FromSeconds(1.2));
+
+            // Had the check disturbed the open connection (a shutdown through the borrowed handle), this call would fail on it.
+            Assert.Equal(3, (await client.IncrementAsync(new IntMessage { Value = 2 }).Bounded()).Value);
+        }
+        finally
+        {
+            await ((IAsyncDisposable)client).DisposeAsync();
+        }
+    }
+}
