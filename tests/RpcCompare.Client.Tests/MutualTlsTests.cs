@@ -90,6 +90,23 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
         Assert.Equal("This host serves only clients that present a TLS client certificate, and none was presented.", none.Message);
     }
 
+    [Fact]
+    public async Task ARefusedClient_AskingWcfHttpForItsWsdl_GetsA403SayingWhy()
+    {
+        using var handler = new HttpClientHandler
+        {
+            ClientCertificateOptions = ClientCertificateOption.Manual,
+            ServerCertificateCustomValidationCallback = (_, certificate, _, _) => certificate is not null && CertificateThumbprint.Of(certificate) == _fixture.ServerThumbprint,
+        };
+        handler.ClientCertificates.Add(_fixture.Stranger);
+        using var http = new HttpClient(handler);
+
+        using var response = await http.GetAsync(new Uri($"{_fixture.Host.Address(BindingNames.WcfHttp)}/rpccompare.v1.FileService?wsdl")).Bounded();
+
+        Assert.Equal(System.Net.HttpStatusCode.Forbidden, response.StatusCode);
+        Assert.StartsWith($"This host does not serve certificate {CertificateThumbprint.Of(_fixture.Stranger)}", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
     [Theory]
     [MemberData(nameof(TlsBindings))]
     public async Task NoCertificate_IsRefused(string binding)

@@ -1,5 +1,7 @@
 using System.Globalization;
+using System.Text;
 using Grpc.Core;
+using Microsoft.AspNetCore.Http;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Grpc;
@@ -17,6 +19,41 @@ internal static class GrpcErrors
     {
         var trailers = new Metadata { { CodeTrailer, exception.Code.ToString() } };
         return new RpcException(new Status(ToStatusCode(exception.Code), exception.Message), trailers, exception.Message);
+    }
+
+    /// <summary>
+    /// Answers a call with a refusal without reading its request: a trailers-only response (status,
+    /// message and the code trailer in the headers), as a gRPC server sends an early error. The
+    /// message is percent-encoded as the gRPC protocol requires of grpc-message.
+    /// </summary>
+    public static void WriteTrailersOnly(HttpResponse response, RpcServiceException refusal)
+    {
+        ArgumentNullException.ThrowIfNull(response);
+        ArgumentNullException.ThrowIfNull(refusal);
+        response.StatusCode = StatusCodes.Status200OK;
+        response.ContentType = "application/grpc";
+        response.Headers["grpc-status"] = ((int)ToStatusCode(refusal.Code)).ToString(CultureInfo.InvariantCulture);
+        response.Headers["grpc-message"] = PercentEncode(refusal.Message);
+        response.Headers[CodeTrailer] = refusal.Code.ToString();
+    }
+
+    // gRPC's grpc-message encoding: UTF-8, with every byte outside printable ASCII, and '%', as %XX.
+    private static string PercentEncode(string message)
+    {
+        var encoded = new StringBuilder(message.Length);
+        foreach (var b in Encoding.UTF8.GetBytes(message))
+        {
+            if (b is >= 0x20 and <= 0x7E and not (byte)'%')
+            {
+                encoded.Append((char)b);
+            }
+            else
+            {
+                encoded.Append(CultureInfo.InvariantCulture, $"%{b:X2}");
+            }
+        }
+
+        return encoded.ToString();
     }
 
     public static StatusCode ToStatusCode(RpcErrorCode code) => code switch

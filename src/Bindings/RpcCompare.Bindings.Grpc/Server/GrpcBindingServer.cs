@@ -1,6 +1,7 @@
 using System.Reflection;
 using Grpc.Reflection;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
@@ -13,6 +14,7 @@ using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
+using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Push;
 using GoogleServiceDescriptor = Google.Protobuf.Reflection.ServiceDescriptor;
@@ -127,6 +129,20 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
 
     protected override void Configure(WebApplication application)
     {
+        // A caller the host does not serve (ConnectionCaller) is answered PermissionDenied before its
+        // request is read or routed, and its connection asked to close (GOAWAY) once that is out.
+        application.Use((context, next) =>
+        {
+            if (ConnectionCaller.RefusalOf(context.Features) is not { } refusal)
+            {
+                return next(context);
+            }
+
+            context.Features.Get<IConnectionLifetimeNotificationFeature>()?.RequestClose();
+            GrpcErrors.WriteTrailersOnly(context.Response, new RpcServiceException(RpcErrorCode.PermissionDenied, refusal));
+            return Task.CompletedTask;
+        });
+
         // The comparison engines bind each implementation's [ServiceContract] interfaces themselves.
         var serviceTypes = _options.Engine != GrpcEngine.ContractModel
             ? Services.Select(s => s.Implementation).Concat(application.Services.GetService<GrpcPushService>() is null ? [] : [typeof(GrpcPushService)]).Distinct()

@@ -67,7 +67,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void ConfigureServices(IServiceCollection services)
     {
-        WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices, refusesCallers: Security.ClientCertificates is not null);
+        WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices);
         services.AddServiceModelMetadata();
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.
@@ -82,6 +82,8 @@ internal sealed class WcfHttpServer : KestrelBindingServer
 
     protected override void Configure(WebApplication application)
     {
+        // First: a caller the host does not serve is answered before anything reads its request.
+        HttpCallerRefusal.AddTo(application);
         // HTTPS has its own switch: with only HttpGetEnabled, an HTTPS request got the WSDL but with the
         // listen address (https://0.0.0.0:8080 in a container) instead of the one the client asked for.
         var metadata = application.Services.GetRequiredService<ServiceMetadataBehavior>();

@@ -13,7 +13,9 @@ namespace RpcCompare.Bindings.Wcf.Server;
 /// set on the connection's flow) with the typed PermissionDenied fault saying why, before the
 /// operation runs. A call-context initializer: WCF runs it on the operation's flow, and an
 /// exception thrown there reaches the error handlers (<see cref="RpcFaultBehavior"/>).
-/// Registered only on a binding that can refuse a caller, so the others pay nothing per call.
+/// For the framing bindings (wcf-uds), whose refused peers have no HTTP layer to be answered in
+/// (wcf-http answers them before CoreWCF, <see cref="Http.HttpCallerRefusal"/>). Registered only on
+/// a binding that can refuse a caller, so the others pay nothing per call.
 /// </summary>
 internal sealed class CallerRefusalBehavior : IServiceBehavior, ICallContextInitializer
 {

@@ -61,9 +61,16 @@ internal sealed partial class RpcFaultBehavior(DeclaredFaults declared, string b
             return;
         }
 
+        fault = FaultMessage(version, refusal);
+    }
+
+    /// <summary>The typed fault every operation declares ([FaultContract(typeof(RpcFault))]), carrying a refusal's code and message.</summary>
+    public static Message FaultMessage(MessageVersion version, RpcServiceException refusal)
+    {
+        ArgumentNullException.ThrowIfNull(refusal);
         var detail = new RpcFault { Code = refusal.Code, Message = refusal.Message };
         var exception = new FaultException<RpcFault>(detail, new FaultReason(refusal.Message), new FaultCode(refusal.Code.ToString()), ServiceNames.FaultAction);
-        fault = Message.CreateMessage(version, exception.CreateMessageFault(), ServiceNames.FaultAction);
+        return Message.CreateMessage(version, exception.CreateMessageFault(), ServiceNames.FaultAction);
     }
 
     private static bool IsUnreadableRequest(Exception error) =>

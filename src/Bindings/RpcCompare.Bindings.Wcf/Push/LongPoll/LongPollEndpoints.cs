@@ -7,7 +7,6 @@ using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using RpcCompare.Bindings.Security;
 using RpcCompare.Bindings.Wcf.Http;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
@@ -35,10 +34,6 @@ internal static class LongPollEndpoints
     public static void Map(IEndpointRouteBuilder endpoints)
     {
         var group = endpoints.MapGroup(LongPollWire.Root);
-        // A caller the host does not serve (its certificate, under mutual TLS) is told so, as SOAP calls are.
-        group.AddEndpointFilter(async (context, next) => ConnectionCaller.RefusalOf(context.HttpContext.Features) is { } refusal
-            ? Error(StatusCodes.Status403Forbidden, RpcErrorCode.PermissionDenied, refusal)
-            : await next(context));
         group.MapPost("sessions", (LongPollSessions sessions) => Results.Json(new LongPollWire.SessionReply(sessions.Open().Id), LongPollWire.Json));
         group.MapDelete("sessions/{id}", (string id, LongPollSessions sessions) => sessions.Close(id) ? Results.NoContent() : UnknownSession(id));
         group.MapPost("sessions/{id}/subscriptions", SubscribeAsync);
