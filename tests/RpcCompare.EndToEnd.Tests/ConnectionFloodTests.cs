@@ -129,8 +129,10 @@ public sealed partial class ConnectionFloodTests
         Assert.All(s_perConnectionLines, line => Assert.DoesNotContain(line, host.Output, StringComparison.Ordinal));
     }
 
-    [Fact]
-    public async Task ASlowSenderFloodPastEachBindingsLimit_IsClosed_WhileTheOthersServe_AndTheHostComesBack()
+    [Theory]
+    [InlineData("slow senders")]
+    [InlineData("garbage")]
+    public async Task AFloodOfMisbehavingClientsPastEachBindingsLimit_IsClosed_WhileTheOthersServe_AndTheHostComesBack(string kind)
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
@@ -147,9 +149,12 @@ public sealed partial class ConnectionFloodTests
 
         foreach (var flooded in network)
         {
-            // Each sender keeps sending one byte of a valid first message every 200 ms, so no idle
-            // timeout fires: only a deadline on the whole handshake (or frame) can end it.
-            var senders = Enumerable.Range(0, SlowSenders).Select(_ => SlowSendAsync(RawAddress(flooded, endpoints[flooded]), SlowFirstMessage(flooded))).ToList();
+            // A slow sender keeps sending one byte of a valid first message every 200 ms, so no idle
+            // timeout fires: only a deadline on the whole handshake (or frame) can end it. A garbage
+            // sender sends 4 KB that are not the protocol at once.
+            var address = RawAddress(flooded, endpoints[flooded]);
+            var senders = Enumerable.Range(0, MisbehavingClients)
+                .Select(_ => kind == "garbage" ? GarbageSendAsync(address) : SlowSendAsync(address, SlowFirstMessage(flooded))).ToList();
 
             // A well-behaved client of every other binding is served during the flood.
             foreach (var other in network.Where(b => b != flooded))
@@ -158,8 +163,8 @@ public sealed partial class ConnectionFloodTests
             }
 
             var outcomes = await Task.WhenAll(senders);
-            Assert.All(outcomes, o => Assert.True(o.Closed && o.Sent < o.Length,
-                $"{flooded}: a slow sender {(o.Closed ? "was closed only after" : "was still open after")} sending {o.Sent} of {o.Length} bytes\n{host.Output}"));
+            Assert.All(outcomes, o => Assert.True(o.Closed && o.Sent <= o.Length && (kind == "garbage" || o.Sent < o.Length),
+                $"{flooded}: a client sending {kind} {(o.Closed ? "was closed only after" : "was still open after")} sending {o.Sent} of {o.Length} bytes\n{host.Output}"));
 
             // Once the flood is gone, the binding serves again.
             await Eventually.HoldsAsync(async () => await PingAsync(factory, flooded, endpoints[flooded]) is null, RecoveryTimeout, () => $"{flooded} serves again after the flood\n{host.Output}");
@@ -168,14 +173,27 @@ public sealed partial class ConnectionFloodTests
         Assert.Equal(0, await host.TerminateAsync());
         foreach (var binding in network)
         {
+            // CoreWCF's framing closes a connection whose first bytes are garbage without telling the
+            // host (no exception reaches the listener's middleware): wcf-nettcp and wcf-uds count only
+            // the connections refused past the limit, which garbage, closed at once, rarely reaches.
+            var counted = kind != "garbage" || binding is not (BindingNames.WcfNetTcp or BindingNames.WcfUds);
             var summaries = Summaries(host.Output, binding);
-            Assert.True(summaries.Count is > 0 and <= 3, $"{binding}: {summaries.Count} summary lines\n{host.Output}");
+            Assert.True(summaries.Count <= 3 && (summaries.Count > 0 || !counted), $"{binding}: {summaries.Count} summary lines\n{host.Output}");
         }
 
         Assert.All(s_perConnectionLines, line => Assert.DoesNotContain(line, host.Output, StringComparison.Ordinal));
     }
 
-    private const int SlowSenders = Limit + 4;
+    private const int MisbehavingClients = Limit + 4;
+
+    /// <summary>Connects, sends 4 KB that are no protocol's first message, and waits (bounded) for the server to close.</summary>
+    private static async Task<(bool Closed, int Sent, int Length)> GarbageSendAsync(string address)
+    {
+        await using var socket = await RawSocket.ConnectAsync(address);
+        var garbage = RawSocket.Garbage(4096);
+        await socket.SendAsync(garbage);
+        return ((await socket.ReadUntilClosedAsync(TimeSpan.FromSeconds(90))).Closed, garbage.Length, garbage.Length);
+    }
 
     /// <summary>
     /// Connects and sends <paramref name="message"/> one byte at a time, 200 ms apart, until the server
