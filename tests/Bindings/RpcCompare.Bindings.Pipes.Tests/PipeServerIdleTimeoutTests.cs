@@ -52,12 +52,11 @@ public sealed class PipeServerIdleTimeoutTests : IAsyncLifetime
     public async Task ATypedClientIdleForLessThanTheIdleTimeout_KeepsItsConnection_ThroughTheCheck()
     {
         await using var host = await InProcessHost.StartAsync();
-        var client = new PipesClientProvider().Create<ICallShapeService>(host.PipePath);
+        // No threshold: every call checks its connection first.
+        var client = new PipesClientProvider(new PipesClientOptions { IdleCheckAfter = TimeSpan.Zero }).Create<ICallShapeService>(host.PipePath);
         try
         {
             Assert.Equal(2, (await client.IncrementAsync(new IntMessage { Value = 1 }).Bounded()).Value);
-            // Past the client's one-second threshold, so the next call checks the connection first.
-            await Task.Delay(TimeSpan.FromSeconds(1.2));
 
             // Had the check disturbed the open connection (a shutdown through the borrowed handle), this call would fail on it.
             Assert.Equal(3, (await client.IncrementAsync(new IntMessage { Value = 2 }).Bounded()).Value);

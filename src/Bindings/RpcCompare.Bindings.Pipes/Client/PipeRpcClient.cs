@@ -11,8 +11,8 @@ namespace RpcCompare.Bindings.Pipes.Client;
 /// One connection to a pipes server, implementing every contract the server serves. Calls on
 /// one client take turns (the protocol answers in order); use one client per concurrent caller.
 /// Connects on the first call and again after the connection breaks, or after the server closed
-/// it for sitting idle (Pipes:IdleTimeout), which is checked before a connection idle for a second
-/// or more is reused.
+/// it for sitting idle (Pipes:IdleTimeout), which is checked before a connection idle for
+/// <see cref="PipesClientOptions.IdleCheckAfter"/> or more is reused.
 /// </summary>
 internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
 {
@@ -21,8 +21,6 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly FrameBuffer _request = new();
     private readonly FrameBuffer _reply = new();
-    // A connection used within this long is not checked: the server's idle timeout is minutes.
-    private const long IdleCheckAfterMilliseconds = 1_000;
     private NamedPipeClientStream? _stream;
     private long _lastUsed;
     private bool _disposed;
@@ -115,12 +113,12 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
     /// <summary>
     /// Whether the server has closed a connection this client left idle: between requests nothing
     /// may arrive, so a pipe that reads as ready holds the end of the stream. Checked without
-    /// blocking (poll) on Linux, where a pipe is a Unix socket, and only after a second of disuse,
+    /// blocking (poll) on Linux, where a pipe is a Unix socket, and only after IdleCheckAfter of disuse,
     /// so back-to-back calls pay nothing.
     /// </summary>
     private bool ClosedWhileIdle(NamedPipeClientStream stream)
     {
-        if (OperatingSystem.IsWindows() || Environment.TickCount64 - _lastUsed < IdleCheckAfterMilliseconds)
+        if (OperatingSystem.IsWindows() || Environment.TickCount64 - _lastUsed < (long)_options.IdleCheckAfter.TotalMilliseconds)
         {
             return false;
         }
