@@ -3,12 +3,18 @@
  * bytes over a Unix domain socket, as Chromium's IPC perftests do. No framing beyond the known
  * size, no allocation in the loop: the least any binding could cost on this machine.
  *
- * usage: pingpong SIZE MILLISECONDS [pin]
+ * usage: pingpong SIZE MILLISECONDS [pin] [spin]
  * prints: roundtrips=N seconds=S
- * With "pin", both processes are bound to CPU 0 (same-core ping-pong, as Chromium measures).
+ * By default both sides block in read() and write(), so every hop sleeps and is woken (on a VM,
+ * across cores: slower than a runtime that spins briefly before sleeping). With "spin" both sides
+ * poll the non-blocking socket (MSG_DONTWAIT) in a loop instead and never sleep: the least a hop
+ * can cost, paid for with a busy core per side.
+ * With "pin", blocking processes are bound to CPU 0 (same-core ping-pong, as Chromium measures);
+ * spinning ones to CPUs 0 and 1 (two spinners on one core would only take turns).
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +24,17 @@
 #include <time.h>
 #include <unistd.h>
 
+static int spinning;
+
 static int transfer(int fd, char *buffer, size_t size, int writing)
 {
     size_t done = 0;
+    int flags = spinning ? MSG_DONTWAIT : 0;
     while (done < size) {
-        ssize_t n = writing ? write(fd, buffer + done, size - done) : read(fd, buffer + done, size - done);
+        ssize_t n = writing ? send(fd, buffer + done, size - done, flags) : recv(fd, buffer + done, size - done, flags);
+        if (n < 0 && spinning && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            continue;
+        }
         if (n <= 0) {
             return -1;
         }
@@ -38,11 +50,11 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void pin_to_cpu0(void)
+static void pin_to_cpu(int cpu)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(0, &set);
+    CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0) {
         perror("sched_setaffinity");
         exit(3);
@@ -52,12 +64,22 @@ static void pin_to_cpu0(void)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s SIZE MILLISECONDS [pin]\n", argv[0]);
+        fprintf(stderr, "usage: %s SIZE MILLISECONDS [pin] [spin]\n", argv[0]);
         return 2;
     }
     size_t size = (size_t)strtoul(argv[1], NULL, 10);
     double limit = strtod(argv[2], NULL) / 1000.0;
-    int pin = argc > 3 && strcmp(argv[3], "pin") == 0;
+    int pin = 0;
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "pin") == 0) {
+            pin = 1;
+        } else if (strcmp(argv[i], "spin") == 0) {
+            spinning = 1;
+        } else {
+            fprintf(stderr, "unknown option %s (expected pin or spin)\n", argv[i]);
+            return 2;
+        }
+    }
     if (size == 0 || limit <= 0) {
         fprintf(stderr, "SIZE and MILLISECONDS must be positive\n");
         return 2;
@@ -74,7 +96,7 @@ int main(int argc, char **argv)
     }
     memset(buffer, 'x', size);
     if (pin) {
-        pin_to_cpu0();
+        pin_to_cpu(0);
     }
 
     pid_t child = fork();
@@ -85,6 +107,9 @@ int main(int argc, char **argv)
     if (child == 0) {
         /* The echo side: returns every message until the other end closes. */
         close(fds[0]);
+        if (pin && spinning) {
+            pin_to_cpu(1);
+        }
         while (transfer(fds[1], buffer, size, 0) == 0 && transfer(fds[1], buffer, size, 1) == 0) {
         }
         _exit(0);

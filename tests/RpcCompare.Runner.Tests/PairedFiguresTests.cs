@@ -1,4 +1,5 @@
 using RpcCompare.Bindings;
+using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Reporting;
 
@@ -46,7 +47,7 @@ public sealed class PairedFiguresTests
     {
         var cell = Cell(BindingNames.Pipes, rates);
 
-        var record = Assert.Single(ReportBuilder.Measurements([cell], new Dictionary<int, List<double>>(), threshold));
+        var record = Assert.Single(ReportBuilder.Measurements([cell], new Dictionary<(string, int), List<double>>(), threshold));
 
         Assert.Equal(noisy, record.Noisy);
         Assert.Equal((rates.Max() - rates.Min()) / 1040, record.TrialSpread, 9);
@@ -86,13 +87,13 @@ public sealed class PairedFiguresTests
     public void Pool_ConcatenatesEachCellsTrialsInRepetitionOrder()
     {
         var workload = Workload(BindingNames.Pipes);
-        var first = new Repetition(1, [new CellResult(workload, 1, [Trial(1000), Trial(1100)])], new() { [12] = [9, 11] });
-        var second = new Repetition(2, [new CellResult(workload, 1, [Trial(1200), Trial(1300)])], new() { [12] = [8, 21] });
+        var first = new Repetition(1, [new CellResult(workload, 1, [Trial(1000), Trial(1100)])], new() { [(NativeFloor.BlockingLabel, 12)] = [9, 11] });
+        var second = new Repetition(2, [new CellResult(workload, 1, [Trial(1200), Trial(1300)])], new() { [(NativeFloor.BlockingLabel, 12)] = [8, 21] });
 
         var pooled = Repetition.Pool([first, second]);
 
         Assert.Equal([1000, 1100, 1200, 1300], Assert.Single(pooled.Cells).Trials.Select(t => t.CallsPerSecond));
-        Assert.Equal([9, 11, 8, 21], pooled.Native[12]);
+        Assert.Equal([9, 11, 8, 21], pooled.Native[(NativeFloor.BlockingLabel, 12)]);
     }
 
     [Fact]
@@ -113,15 +114,41 @@ public sealed class PairedFiguresTests
     {
         var workload = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
         var pipes = new CellResult(workload, 1, [Trial(100), Trial(300), Trial(200)]);
-        var native = new Dictionary<int, List<double>> { [12] = [50, 600, 100] };
+        var native = new Dictionary<(string, int), List<double>> { [(NativeFloor.BlockingLabel, 12)] = [50, 600, 100] };
 
         var records = ReportBuilder.Measurements([pipes], native, 0.10);
 
         // Per trial 2.0, 0.5, 2.0; medians alone (200 / 100) would say 2.0 with no spread.
         Assert.Equal(new Spread(2, 0.5, 2), records.Single(r => r.Binding == BindingNames.Pipes).RatioToNativeSpread);
-        var floor = records.Single(r => r.Binding == ReportBuilder.NativeLabel);
+        var floor = records.Single(r => r.Binding == NativeFloor.BlockingLabel);
         Assert.Equal(new Spread(100, 50, 600), floor.CallsPerSecond);
         Assert.Equal(3, floor.Trials);
+        Assert.Null(floor.RatioToNativeSpread);
+    }
+
+    [Fact]
+    public void RatioToNative_IsToTheFasterFloorAtEachSize_AndTheSlowerFloorGetsItsRatioToIt()
+    {
+        var at12 = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
+        var at248k = at12 with { Size = 248_832, PayloadBytes = 2 * 248_832 };
+        var native = new Dictionary<(string, int), List<double>>
+        {
+            // Spinning wins at 12 B, blocking at 248,832 B: the floor is chosen per size.
+            [(NativeFloor.BlockingLabel, 12)] = [100, 100],
+            [(NativeFloor.SpinningLabel, 12)] = [400, 500],
+            [(NativeFloor.BlockingLabel, 248_832)] = [40, 50],
+            [(NativeFloor.SpinningLabel, 248_832)] = [20, 20],
+        };
+
+        var records = ReportBuilder.Measurements(
+            [new CellResult(at12, 1, [Trial(200), Trial(250)]), new CellResult(at248k, 1, [Trial(10), Trial(20)])], native, 0.10);
+
+        Assert.Equal(new Spread(0.5, 0.5, 0.5), records.Single(r => r.Binding == BindingNames.Pipes && r.Size == 12).RatioToNativeSpread);
+        Assert.Equal(new Spread(0.325, 0.25, 0.4), records.Single(r => r.Binding == BindingNames.Pipes && r.Size == 248_832).RatioToNativeSpread);
+        Assert.Equal(new Spread(0.225, 0.2, 0.25), records.Single(r => r.Binding == NativeFloor.BlockingLabel && r.Size == 12).RatioToNativeSpread);
+        Assert.Null(records.Single(r => r.Binding == NativeFloor.SpinningLabel && r.Size == 12).RatioToNativeSpread);
+        Assert.Null(records.Single(r => r.Binding == NativeFloor.BlockingLabel && r.Size == 248_832).RatioToNativeSpread);
+        Assert.Equal(new Spread(0.45, 0.4, 0.5), records.Single(r => r.Binding == NativeFloor.SpinningLabel && r.Size == 248_832).RatioToNativeSpread);
     }
 
     [Fact]
@@ -131,7 +158,7 @@ public sealed class PairedFiguresTests
         var variantTarget = new BindingTarget("wcf-nettcp/per-session", BindingNames.WcfNetTcp, "", "", Variant: "per-session");
         var variant = new CellResult(Workload(BindingNames.WcfNetTcp) with { Target = variantTarget }, 1, [Trial(900), Trial(1000), Trial(1500)]);
 
-        var records = ReportBuilder.Measurements([product, variant], new Dictionary<int, List<double>>(), 0.10);
+        var records = ReportBuilder.Measurements([product, variant], new Dictionary<(string, int), List<double>>(), 0.10);
 
         var knob = records.Single(r => r.Binding == "wcf-nettcp/per-session");
         Assert.Equal("per-session", knob.Variant);
@@ -141,7 +168,7 @@ public sealed class PairedFiguresTests
     }
 
     private static MeasurementRecord Record(CellResult cell, IReadOnlyList<CellResult> row) =>
-        ReportBuilder.Measurements(row, new Dictionary<int, List<double>>(), 0.10).Single(r => r.Binding == cell.Workload.Target.Label);
+        ReportBuilder.Measurements(row, new Dictionary<(string, int), List<double>>(), 0.10).Single(r => r.Binding == cell.Workload.Target.Label);
 
     private static CellResult Cell(string binding, params double[] rates) =>
         new(Workload(binding), 1, [.. rates.Select(Trial)]);

@@ -120,13 +120,25 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
     }
 
     [Fact]
-    public void ReportJson_HasTheNativeFloorAtEveryPingPongSize()
+    public void ReportJson_HasBothNativeFloorsAtEveryPingPongSize_OneOfThemTheFloor()
     {
-        var native = _run.Measurements.Where(m => m.GetProperty("binding").GetString() == "native-uds").ToList();
+        foreach (var label in new[] { "native-uds", "native-uds/spin" })
+        {
+            var native = _run.Measurements.Where(m => m.GetProperty("binding").GetString() == label).ToList();
 
-        Assert.Equal([12L, 144L, 1_728L, 20_736L, 248_832L], native.Select(Size));
-        // Its trials took turns with the bindings' in the same rows: as many as each binding's.
-        Assert.All(native, m => Assert.Equal(2, m.GetProperty("trials").GetInt32()));
+            Assert.Equal([12L, 144L, 1_728L, 20_736L, 248_832L], native.Select(Size));
+            // Its trials took turns with the bindings' in the same rows: as many as each binding's.
+            Assert.All(native, m => Assert.Equal(2, m.GetProperty("trials").GetInt32()));
+        }
+
+        // At each size the faster floor is the floor (no ratio); the slower one has its ratio to it, below 1.
+        foreach (var size in _run.Measurements.Where(m => m.GetProperty("binding").GetString() == "native-uds").Select(Size))
+        {
+            var floors = _run.Measurements.Where(m => m.GetProperty("binding").GetString()!.StartsWith("native-uds", StringComparison.Ordinal) && Size(m) == size).ToList();
+            var ratios = floors.Where(m => m.TryGetProperty("ratioToNative", out var r) && r.ValueKind == JsonValueKind.Number).Select(m => m.GetProperty("ratioToNative").GetDouble()).ToList();
+            Assert.InRange(Assert.Single(ratios), 0, 1);
+        }
+
         Assert.Contains("built with", _run.Root.GetProperty("environment").GetProperty("nativeFloor").GetString(), StringComparison.Ordinal);
     }
 

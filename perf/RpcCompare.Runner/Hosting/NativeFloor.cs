@@ -6,11 +6,20 @@ namespace RpcCompare.Runner.Hosting;
 
 /// <summary>
 /// The C ping-pong of perf/native/pingpong.c, compiled with the machine's C compiler when there is
-/// one. Every binding's ping-pong rate is also reported as a ratio to it.
+/// one, in both of its waiting modes. Every binding's ping-pong rate is also reported as a ratio to
+/// the faster of the two at that size.
 /// </summary>
 internal sealed class NativeFloor : IDisposable
 {
-    private static readonly string[] s_pin = ["pin"];
+    /// <summary>Blocking read() and write(): each hop sleeps and is woken.</summary>
+    public const string BlockingLabel = "native-uds";
+
+    /// <summary>Both sides poll the non-blocking socket and never sleep: a busy core per side.</summary>
+    public const string SpinningLabel = "native-uds/spin";
+
+    /// <summary>The floors measured at every ping-pong size, in turn order.</summary>
+    public static readonly IReadOnlyList<string> Labels = [BlockingLabel, SpinningLabel];
+
     private readonly string _directory;
     private readonly string? _executable;
 
@@ -49,20 +58,33 @@ internal sealed class NativeFloor : IDisposable
         return new NativeFloor(directory, null, "no C compiler (cc, gcc, clang) on this machine, so no native floor was measured");
     }
 
-    /// <summary>Runs the ping-pong once per trial and returns round trips per second.</summary>
-    /// <summary>One trial: round trips per second of the C ping-pong at <paramref name="size"/> bytes.</summary>
-    public double MeasureTrial(int size, TimeSpan duration, bool pin)
+    /// <summary>One trial: round trips per second of the C ping-pong <paramref name="label"/> at <paramref name="size"/> bytes.</summary>
+    /// <param name="label">One of <see cref="Labels"/>.</param>
+    /// <param name="size">The message size, each way.</param>
+    /// <param name="duration">How long the trial counts round trips.</param>
+    /// <param name="pin">Pinned processes: both on CPU 0 when blocking, CPUs 0 and 1 when spinning.</param>
+    public double MeasureTrial(string label, int size, TimeSpan duration, bool pin)
     {
         var executable = _executable ?? throw new InvalidOperationException(Description);
-        var (exitCode, output) = ChildProcess.Run(executable,
-        [
-            size.ToString(CultureInfo.InvariantCulture),
-            ((int)duration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
-            .. pin ? s_pin : [],
-        ]);
+        List<string> arguments = [size.ToString(CultureInfo.InvariantCulture), ((int)duration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)];
+        if (pin)
+        {
+            arguments.Add("pin");
+        }
+
+        if (label == SpinningLabel)
+        {
+            arguments.Add("spin");
+        }
+        else if (label != BlockingLabel)
+        {
+            throw new ArgumentOutOfRangeException(nameof(label), label, "not a native floor");
+        }
+
+        var (exitCode, output) = ChildProcess.Run(executable, [.. arguments]);
         return exitCode == 0
             ? Parse(output)
-            : throw new MeasurementException($"The native ping-pong at {size} bytes failed (exit {exitCode}): {output.Trim()}");
+            : throw new MeasurementException($"The native ping-pong {label} at {size} bytes failed (exit {exitCode}): {output.Trim()}");
     }
 
     public void Dispose()

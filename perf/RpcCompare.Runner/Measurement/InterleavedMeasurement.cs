@@ -32,7 +32,7 @@ internal static class InterleavedMeasurement
         int[] nativeSizes = native is { IsAvailable: true } && workloads.Any(w => w.Suite == PingPongSuite.SuiteName) ? PingPongSuite.Sizes : [];
         var rows = workloads.GroupBy(w => (w.Suite, w.Operation, w.Size)).Select(g => g.ToList()).ToList();
         var planned = (workloads.Count * settings.WarmUp.TotalSeconds)
-            + (repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * settings.Trials * trialSeconds)));
+            + (repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * NativeFloor.Labels.Count * settings.Trials * trialSeconds)));
         var repetitions = new List<Repetition>();
         var refused = new List<RefusedCell>();
         var progress = new RunProgress(console, planned);
@@ -90,19 +90,21 @@ internal static class InterleavedMeasurement
                             }
                         }
 
-                        // A ping-pong row's native floor takes its turn in the rotation like a binding,
-                        // so the ratio to it pairs trials that ran side by side too.
+                        // A ping-pong row's native floors take their turns in the rotation like bindings,
+                        // so the ratio to them pairs trials that ran side by side too.
                         var nativeSize = first.Suite == PingPongSuite.SuiteName && first.Size is { } echo && nativeSizes.Contains((int)echo) ? (int?)echo : null;
-                        var nativeRates = new List<double>();
-                        var turns = open.Count + (nativeSize is null ? 0 : 1);
+                        var floors = nativeSize is null ? [] : NativeFloor.Labels;
+                        var nativeRates = floors.ToDictionary(floor => floor, _ => new List<double>());
+                        var turns = open.Count + floors.Count;
                         for (var trial = 1; trial <= settings.Trials; trial++)
                         {
                             foreach (var index in TrialOrder.For(trial, turns))
                             {
-                                if (index == open.Count)
+                                if (index >= open.Count)
                                 {
-                                    report($"{rowLabel} · trial {trial}/{settings.Trials} · {ReportBuilder.NativeLabel}", 0);
-                                    nativeRates.Add(native!.MeasureTrial(nativeSize!.Value, settings.TrialDuration, pin));
+                                    var floor = floors[index - open.Count];
+                                    report($"{rowLabel} · trial {trial}/{settings.Trials} · {floor}", 0);
+                                    nativeRates[floor].Add(native!.MeasureTrial(floor, nativeSize!.Value, settings.TrialDuration, pin));
                                     report(null, trialSeconds);
                                     continue;
                                 }
@@ -114,10 +116,10 @@ internal static class InterleavedMeasurement
                             }
                         }
 
-                        if (nativeSize is { } nativeAt)
+                        foreach (var (floor, rates) in nativeRates)
                         {
-                            repetition.Native[nativeAt] = nativeRates;
-                            progress.Completed($"{rowLabel} · {ReportBuilder.NativeLabel}: {Statistics.Median([.. nativeRates]):#,0} round trips/s");
+                            repetition.Native[(floor, nativeSize!.Value)] = rates;
+                            progress.Completed($"{rowLabel} · {floor}: {Statistics.Median([.. rates]):#,0} round trips/s");
                         }
 
                         foreach (var cell in open)

@@ -9,7 +9,6 @@ namespace RpcCompare.Runner.Reporting;
 /// </summary>
 internal static class ReportBuilder
 {
-    public const string NativeLabel = "native-uds";
     public static readonly double[] BreakEvenShares = [0.10, 0.01];
 
     /// <summary>The repeatability goal: every headline within ±5% of its median across repetitions.</summary>
@@ -17,13 +16,14 @@ internal static class ReportBuilder
 
     /// <summary>One record per cell, with every ratio and share computed from trials that ran side by side.</summary>
     /// <param name="cells">The measured cells (pooled over repetitions).</param>
-    /// <param name="native">The native floor's round trips per second in each trial, by message size.</param>
+    /// <param name="native">Each native floor's round trips per second in each trial, by floor and message size.</param>
     /// <param name="noiseThreshold">Trials spanning more than this share of their median mark the cell noisy.</param>
     /// <param name="hostAllocations">Bytes the host allocated per call, for the cells it was read for.</param>
-    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<int, List<double>> native, double noiseThreshold,
+    public static IReadOnlyList<MeasurementRecord> Measurements(IReadOnlyList<CellResult> cells, IReadOnlyDictionary<(string Floor, int Size), List<double>> native, double noiseThreshold,
         IReadOnlyDictionary<CellResult, double>? hostAllocations = null)
     {
         var byKey = cells.ToDictionary(c => Key(c));
+        var floors = Floors(native);
         var records = new List<MeasurementRecord>();
         foreach (var cell in cells)
         {
@@ -44,8 +44,8 @@ internal static class ReportBuilder
                 || (ratioToBinding is { } knob && Relative(knob) > noiseThreshold);
             // The floor is one pair of processes: only a one-client rate compares with it. Its
             // trials took turns with the row's, so trial t pairs with trial t.
-            var ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && native.TryGetValue((int)size, out var floor)
-                ? Paired(cell.Trials.Select(t => t.CallsPerSecond).ToList(), floor, (c, n) => c / n)
+            var ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && floors.TryGetValue((int)size, out var floor)
+                ? Paired(cell.Trials.Select(t => t.CallsPerSecond).ToList(), floor.Rates, (c, n) => c / n)
                 : null;
             records.Add(new MeasurementRecord(
                 workload.Suite,
@@ -71,15 +71,26 @@ internal static class ReportBuilder
                 ratioToBinding));
         }
 
-        foreach (var (size, rates) in native.OrderBy(n => n.Key))
+        foreach (var ((label, size), rates) in native.OrderBy(n => n.Key.Size).ThenBy(n => n.Key.Floor, StringComparer.Ordinal))
         {
             var rate = new Spread(Statistics.Median([.. rates]), rates.Min(), rates.Max());
-            records.Add(new MeasurementRecord("pingpong", "echo", NativeLabel, size, 2L * size, 1, rate, null, null, null, new Spread(1, 1, 1), rates.Count, 0,
+            // The slower floor's ratio to the faster says what sleeping costs per hop; the floor itself has none.
+            var toFloor = floors[size].Label == label ? null : Paired(rates, floors[size].Rates, (c, n) => c / n);
+            records.Add(new MeasurementRecord("pingpong", "echo", label, size, 2L * size, 1, rate, null, null, null, toFloor, rates.Count, 0,
                 null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null, null, null));
         }
 
         return records;
     }
+
+    /// <summary>
+    /// At each size, the faster native floor (by median): "the floor" every binding is compared
+    /// with, whichever way of waiting reached it.
+    /// </summary>
+    private static Dictionary<int, (string Label, List<double> Rates)> Floors(IReadOnlyDictionary<(string Floor, int Size), List<double>> native) =>
+        native.GroupBy(n => n.Key.Size).ToDictionary(
+            g => g.Key,
+            g => g.Select(n => (Label: n.Key.Floor, Rates: n.Value)).MaxBy(n => Statistics.Median([.. n.Rates])));
 
     /// <summary>
     /// Per binding and sweep, the overhead share at each amount of work, and the work time per
@@ -138,7 +149,7 @@ internal static class ReportBuilder
                 // A binding's ratio to itself (pipes) or share against itself (inproc) says nothing.
                 Add(record, "ratio to pipes", record.Binding == BindingNames.Pipes ? null : record.RatioToPipes);
                 Add(record, "overhead share", record.Binding == BindingNames.InProc ? null : record.OverheadShare);
-                Add(record, "ratio to native", record.Binding == NativeLabel ? null : record.RatioToNative);
+                Add(record, "ratio to native", record.RatioToNative);
                 Add(record, "ratio to binding", record.RatioToBindingSpread?.Median);
             }
         }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using RpcCompare.Bindings;
+using RpcCompare.Runner.Hosting;
 
 namespace RpcCompare.Runner.Reporting;
 
@@ -36,7 +37,8 @@ internal static class ReportTables
                 case "pingpong":
                     tables.Add(Matrix(suite, "pingpong: round trips per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
                     tables.Add(Matrix(suite, "pingpong: ratio to the native floor", records, m => m.RatioToNative is { } r ? r.ToString("0.00", s_culture) : null,
-                        report.Environment.NativeFloor));
+                        $"The floor at each size is the faster of {NativeFloor.BlockingLabel} (blocking read and write) and {NativeFloor.SpinningLabel} "
+                        + $"(both sides poll a non-blocking socket, a busy core each); the slower floor's figure is its ratio to the faster. {report.Environment.NativeFloor}."));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner process", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
                         "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the host process", records, m => m.HostAllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
