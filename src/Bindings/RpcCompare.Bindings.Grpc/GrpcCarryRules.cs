@@ -1,6 +1,7 @@
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Mapping;
 using RpcCompare.Description;
+using RpcCompare.Protobuf.Mapping;
 
 namespace RpcCompare.Bindings.Grpc;
 

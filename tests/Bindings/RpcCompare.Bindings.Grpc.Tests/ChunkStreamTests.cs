@@ -1,6 +1,6 @@
 using Grpc.Core;
-using RpcCompare.Bindings.Grpc.Messages;
 using RpcCompare.Bindings.Grpc.Streams;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Tests;
 

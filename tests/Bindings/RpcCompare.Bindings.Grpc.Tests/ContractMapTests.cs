@@ -1,9 +1,9 @@
-using RpcCompare.Bindings.Grpc.Calls;
 using RpcCompare.Bindings.Grpc.Mapping;
-using RpcCompare.Bindings.Grpc.Messages;
 using RpcCompare.Bindings.Grpc.Schema;
 using RpcCompare.ContractCorpus;
 using RpcCompare.Contracts;
+using RpcCompare.Protobuf.Mapping;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Tests;
 
@@ -94,9 +94,9 @@ public sealed class ContractMapTests
         where TRequest : class
         where TReply : class
     {
-        var request = OperationExpressions.Request<TRequest>(operation, form).Compile()(args);
+        var request = OperationExpressions.Request<TRequest>(operation.Messages, form).Compile()(args);
         using var written = new MemoryStream();
-        GrpcMessageModel.Model.Serialize(written, request);
+        ProtobufModel.Model.Serialize(written, request);
         return written.ToArray();
     }
 
@@ -104,7 +104,7 @@ public sealed class ContractMapTests
         where TRequest : class
         where TReply : class
     {
-        var reply = GrpcMessageModel.Model.Deserialize<TReply>(bytes.AsSpan());
-        return OperationExpressions.Result<TReply, int>(operation, form).Compile()(reply, args);
+        var reply = ProtobufModel.Model.Deserialize<TReply>(bytes.AsSpan());
+        return OperationExpressions.Result<TReply, int>(operation.Messages, form).Compile()(reply, args);
     }
 }

@@ -1,8 +1,8 @@
 using System.Reflection;
 using System.ServiceModel;
 using Grpc.Core;
-using RpcCompare.Bindings.Grpc.Messages;
 using RpcCompare.Description;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Calls;
 
@@ -33,7 +33,7 @@ internal static class GrpcFaults
         if (DeclaredDetail(fault, operation) is var (description, detail))
         {
             trailers.Add(FaultTrailer, description.Name);
-            trailers.Add(DetailTrailer, GrpcMessageModel.ToBytes(detail));
+            trailers.Add(DetailTrailer, ProtobufModel.ToBytes(detail));
         }
         else
         {
@@ -55,7 +55,7 @@ internal static class GrpcFaults
         var code = new FaultCode(exception.Trailers.GetValue(CodeTrailer) ?? "Sender");
         if (operation.Faults.FirstOrDefault(f => f.Name == name) is { } declared && exception.Trailers.GetValueBytes(DetailTrailer) is { } bytes)
         {
-            var detail = GrpcMessageModel.FromBytes(declared.DetailType, bytes);
+            var detail = ProtobufModel.FromBytes(declared.DetailType, bytes);
             return (FaultException)Activator.CreateInstance(typeof(FaultException<>).MakeGenericType(declared.DetailType), detail, reason, code, declared.Action)!;
         }
 

@@ -3,8 +3,9 @@ using System.Runtime.CompilerServices;
 using Grpc.Core;
 using RpcCompare.Bindings.Grpc.Calls;
 using RpcCompare.Bindings.Grpc.Mapping;
-using RpcCompare.Bindings.Grpc.Messages;
 using RpcCompare.Bindings.Grpc.Streams;
+using RpcCompare.Protobuf.Mapping;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Client;
 
@@ -85,9 +86,9 @@ internal sealed class ClientOperation<TRequest, TReply> : IClientOperation
     }
 
     private (Func<object?[], TRequest> Request, int Token, Func<TReply, object?[], TResult> Read) Parts<TResult>(MethodInfo form) =>
-        (OperationExpressions.Request<TRequest>(_operation, form).Compile(),
+        (OperationExpressions.Request<TRequest>(_operation.Messages, form).Compile(),
          Array.FindIndex(form.GetParameters(), p => p.ParameterType == typeof(CancellationToken)),
-         OperationExpressions.Result<TReply, TResult>(_operation, form).Compile());
+         OperationExpressions.Result<TReply, TResult>(_operation.Messages, form).Compile());
 
     private static CancellationToken TokenOf(object?[] args, int position) =>
         position >= 0 && args[position] is CancellationToken token ? token : default;

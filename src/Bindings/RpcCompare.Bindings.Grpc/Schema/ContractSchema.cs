@@ -1,11 +1,11 @@
 using System.Text;
 using System.Text.RegularExpressions;
 using Grpc.Core;
-using ProtoBuf.Grpc.Configuration;
+using ProtoBuf.Meta;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Grpc.Mapping;
-using RpcCompare.Bindings.Grpc.Messages;
-using ProtoBuf.Meta;
+using RpcCompare.Protobuf;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Schema;
 
@@ -27,7 +27,7 @@ public static partial class ContractSchema
         ArgumentNullException.ThrowIfNull(contracts);
         var byPackage = contracts.Distinct()
             .Select(GrpcContractMap.For)
-            .GroupBy(map => PackageOf(map.ServiceName), StringComparer.Ordinal)
+            .GroupBy(map => ProtoNames.PackageOf(map.ServiceName), StringComparer.Ordinal)
             .OrderBy(g => g.Key, StringComparer.Ordinal);
         var files = new List<ProtoFile>();
         foreach (var package in byPackage)
@@ -59,7 +59,7 @@ public static partial class ContractSchema
             }
 
             var messages = maps.SelectMany(m => m.Operations).SelectMany(o => new[] { o.Request.WireType, o.Reply.WireType }).Where(t => t != typeof(EmptyMessage));
-            var text = WithExplicitPresence(GrpcMessageModel.Model.GetSchema(options), PresenceFields(messages));
+            var text = WithExplicitPresence(ProtobufModel.Model.GetSchema(options), PresenceFields(messages));
             var name = package.Key.Length > 0 ? $"{package.Key}.proto" : $"{maps[0].Description.ContractType.Name}.proto";
             // One line ending everywhere: the staleness test compares text.
             files.Add(new ProtoFile(name, package.Key, text.ReplaceLineEndings("\n")));
@@ -71,19 +71,7 @@ public static partial class ContractSchema
     private static Type SchemaType(Type message) => message == typeof(EmptyMessage) ? typeof(ProtoBuf.WellKnownTypes.Empty) : message;
 
     /// <summary>The gRPC service name of a contract (e.g. <c>rpccompare.v1.FileService</c>), as routed.</summary>
-    public static string ServiceName(Type contract) => ServiceName(BinderConfiguration.Default, contract);
-
-    private static string ServiceName(BinderConfiguration binder, Type contract) =>
-        binder.Binder.IsServiceContract(contract, out var name) && name is not null
-            ? name
-            : throw new InvalidOperationException($"{contract} is not a service contract protobuf-net.Grpc can serve.");
-
-    /// <summary>The package of a dotted service name (<c>rpccompare.v1</c> of <c>rpccompare.v1.FileService</c>); empty when undotted.</summary>
-    internal static string PackageOf(string serviceName)
-    {
-        var dot = serviceName.LastIndexOf('.');
-        return dot < 0 ? "" : serviceName[..dot];
-    }
+    public static string ServiceName(Type contract) => ProtoNames.ServiceName(contract);
 
     /// <summary>
     /// Message name to the field numbers that have explicit presence on the wire: members of a
@@ -92,7 +80,7 @@ public static partial class ContractSchema
     /// </summary>
     private static Dictionary<string, HashSet<int>> PresenceFields(IEnumerable<Type> messages)
     {
-        var model = GrpcMessageModel.Model;
+        var model = ProtobufModel.Model;
         var presence = new Dictionary<string, HashSet<int>>(StringComparer.Ordinal);
         var seen = new HashSet<Type>();
         var pending = new Stack<Type>(messages);

@@ -4,8 +4,9 @@ using Grpc.AspNetCore.Server.Model;
 using Grpc.Core;
 using RpcCompare.Bindings.Grpc.Calls;
 using RpcCompare.Bindings.Grpc.Mapping;
-using RpcCompare.Bindings.Grpc.Messages;
 using RpcCompare.Bindings.Grpc.Streams;
+using RpcCompare.Protobuf.Mapping;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Server;
 
@@ -148,7 +149,7 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
     private Func<TResult, TReply> WrapResult<TResult>()
     {
         var result = Expression.Parameter(typeof(TResult), "result");
-        return Expression.Lambda<Func<TResult, TReply>>(OperationExpressions.Reply(_operation, result, []), result).Compile();
+        return Expression.Lambda<Func<TResult, TReply>>(OperationExpressions.Reply(_operation.Messages, result, []), result).Compile();
     }
 
     /// <summary>
@@ -161,11 +162,11 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
         var service = Expression.Parameter(typeof(TContract), "service");
         var request = Expression.Parameter(typeof(TRequest), "request");
         var token = Expression.Parameter(typeof(CancellationToken), "cancellationToken");
-        var call = OperationExpressions.Call(_operation, _operation.ServerForm, service, request, token, out outputs);
+        var call = OperationExpressions.Call(_operation.Messages, _operation.ServerForm, service, request, token, out outputs);
         Expression body;
         if (wrapReply)
         {
-            var steps = OperationExpressions.LoadRefs(_operation, request, outputs).ToList();
+            var steps = OperationExpressions.LoadRefs(_operation.Messages, request, outputs).ToList();
             ParameterExpression? result = null;
             if (call.Type != typeof(void))
             {
@@ -177,7 +178,7 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
                 steps.Add(call);
             }
 
-            steps.Add(OperationExpressions.Reply(_operation, result, outputs));
+            steps.Add(OperationExpressions.Reply(_operation.Messages, result, outputs));
             body = Expression.Block(typeof(TReply), result is null ? outputs : [.. outputs, result], steps);
         }
         else

@@ -1,5 +1,5 @@
 using Grpc.Core;
-using RpcCompare.Bindings.Grpc.Messages;
+using RpcCompare.Protobuf.Messages;
 
 namespace RpcCompare.Bindings.Grpc.Streams;
 

@@ -1,15 +1,15 @@
 using System.Buffers;
 using System.Reflection;
 using System.Runtime.Serialization;
-using Grpc.Core;
 using ProtoBuf;
 using ProtoBuf.Meta;
 using RpcCompare.Description.DataContracts;
 
-namespace RpcCompare.Bindings.Grpc.Messages;
+namespace RpcCompare.Protobuf.Messages;
 
 /// <summary>
-/// The protobuf-net type model the model-built gRPC messages are written with. Data contracts
+/// The protobuf-net type model every protobuf binding (gRPC, fast) writes its messages with, so one
+/// operation's message is the same bytes on each. Data contracts
 /// protobuf-net already understands (a [ProtoContract], or a [DataContract] whose members all carry
 /// distinct Orders of 1 or more and whose known types are [ProtoInclude]d) keep protobuf-net's own
 /// reading of their attributes, so the product's messages and every existing .proto client keep
@@ -17,7 +17,7 @@ namespace RpcCompare.Bindings.Grpc.Messages;
 /// told about) is configured here from <see cref="DataContractLayout"/>'s field numbers, and known
 /// subtypes get field numbers from 100 up (see <see cref="SubtypeNumbers"/>).
 /// </summary>
-internal static class GrpcMessageModel
+public static class ProtobufModel
 {
     /// <summary>Where known subtypes start when a level's members leave room (protobuf's usual habit for [ProtoInclude]).</summary>
     private const int FirstSubtypeNumber = 100;
@@ -78,21 +78,6 @@ internal static class GrpcMessageModel
         }
     }
 
-    /// <summary>A marshaller writing <typeparamref name="T"/> with the model: measured first, then written straight into gRPC's buffer.</summary>
-    public static Marshaller<T> Marshaller<T>()
-    {
-        var model = Model;
-        return new Marshaller<T>(
-            (value, context) =>
-            {
-                using var measured = model.Measure(value);
-                context.SetPayloadLength(checked((int)measured.Length));
-                measured.Serialize(context.GetBufferWriter());
-                context.Complete();
-            },
-            context => model.Deserialize<T>(context.PayloadAsReadOnlySequence()));
-    }
-
     /// <summary>Serializes a fault's detail for a trailer.</summary>
     public static byte[] ToBytes(object detail)
     {
@@ -106,7 +91,7 @@ internal static class GrpcMessageModel
 
     private static RuntimeTypeModel CreateModel()
     {
-        var model = RuntimeTypeModel.Create("RpcCompare.Grpc");
+        var model = RuntimeTypeModel.Create("RpcCompare.Protobuf");
         model.AutoCompile = true;
         return model;
     }

@@ -3,7 +3,7 @@ using System.Linq.Expressions;
 using System.Reflection;
 using System.Runtime.CompilerServices;
 
-namespace RpcCompare.Bindings.Grpc.Messages;
+namespace RpcCompare.Protobuf.Messages;
 
 /// <summary>
 /// Protobuf cannot tell an empty collection from a missing one: both are no fields at all. Every
@@ -12,7 +12,7 @@ namespace RpcCompare.Bindings.Grpc.Messages;
 /// DataContractSerializer, which keeps empty collections, expects). A null collection sent
 /// arrives empty too.
 /// </summary>
-internal static class EmptyCollections
+public static class EmptyCollections
 {
     /// <summary>An expression making an empty <paramref name="type"/>; null when it is no collection this can make.</summary>
     public static Expression? Of(Type type)

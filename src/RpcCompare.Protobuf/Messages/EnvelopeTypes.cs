@@ -1,19 +1,19 @@
 using System.Reflection;
 using System.Reflection.Emit;
 
-namespace RpcCompare.Bindings.Grpc.Messages;
+namespace RpcCompare.Protobuf.Messages;
 
 /// <summary>One field of an envelope: the CLR field and the protobuf field number it is written as.</summary>
-internal sealed record EnvelopeField(FieldInfo Field, int Number);
+public sealed record EnvelopeField(FieldInfo Field, int Number);
 
 /// <summary>
 /// Emits the request and reply messages of operations that do not already take or return one data
 /// contract: a plain class per message, one public field per value (fields 1..n in declaration
-/// order), registered with <see cref="GrpcMessageModel"/> under the message's proto name. Emitted
+/// order), registered with <see cref="ProtobufModel"/> under the message's proto name. Emitted
 /// rather than generic tuples so every operation has a message of its own name and the .proto and
 /// reflection show the parameters' own names.
 /// </summary>
-internal static class EnvelopeTypes
+public static class EnvelopeTypes
 {
     private static readonly ModuleBuilder Module = AssemblyBuilder
         .DefineDynamicAssembly(new AssemblyName("RpcCompare.Grpc.Envelopes"), AssemblyBuilderAccess.Run)
@@ -37,7 +37,7 @@ internal static class EnvelopeTypes
 
             builder.DefineDefaultConstructor(MethodAttributes.Public);
             var envelope = builder.CreateType();
-            var meta = GrpcMessageModel.Model.Add(envelope, applyDefaultBehaviour: false);
+            var meta = ProtobufModel.Model.Add(envelope, applyDefaultBehaviour: false);
             meta.Name = protoName;
             var fields = new List<EnvelopeField>(values.Count);
             for (var i = 0; i < values.Count; i++)

@@ -1,6 +1,6 @@
 using ProtoBuf;
 
-namespace RpcCompare.Bindings.Grpc.Messages;
+namespace RpcCompare.Protobuf.Messages;
 
 /// <summary>
 /// One piece of a <see cref="Stream"/> parameter or result: a gRPC streaming call sends the bytes as

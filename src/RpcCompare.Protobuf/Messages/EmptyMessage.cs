@@ -1,6 +1,4 @@
-using Grpc.Core;
-
-namespace RpcCompare.Bindings.Grpc.Messages;
+namespace RpcCompare.Protobuf.Messages;
 
 /// <summary>
 /// The message of an operation that takes no value or returns none: google.protobuf.Empty on the
@@ -13,7 +11,4 @@ public sealed class EmptyMessage
     }
 
     public static EmptyMessage Instance { get; } = new();
-
-    /// <summary>Writes nothing and reads nothing, whatever arrives: an empty message has no fields to keep.</summary>
-    public static Marshaller<EmptyMessage> Marshaller { get; } = Marshallers.Create(static _ => [], static _ => Instance);
 }

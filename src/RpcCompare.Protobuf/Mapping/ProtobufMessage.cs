@@ -1,9 +1,9 @@
-using RpcCompare.Bindings.Grpc.Messages;
+using RpcCompare.Protobuf.Messages;
 
-namespace RpcCompare.Bindings.Grpc.Mapping;
+namespace RpcCompare.Protobuf.Mapping;
 
-/// <summary>How an operation's values travel in one gRPC message.</summary>
-internal enum MessageShape
+/// <summary>How an operation's values travel in one protobuf message.</summary>
+public enum MessageShape
 {
     /// <summary>No value: google.protobuf.Empty.</summary>
     Empty,
@@ -16,18 +16,18 @@ internal enum MessageShape
 
     /// <summary>
     /// A <see cref="System.IO.Stream"/>, the operation's whole request or reply (WCF's streamed
-    /// transfer): a gRPC stream of <see cref="StreamChunk"/>s. <see cref="GrpcMessage.Type"/> is
-    /// Stream, the value the method sees; <see cref="GrpcMessage.WireType"/> the chunk.
+    /// transfer): a stream of <see cref="StreamChunk"/>s. <see cref="ProtobufMessage.Type"/> is
+    /// Stream, the value the method sees; <see cref="ProtobufMessage.WireType"/> the chunk.
     /// </summary>
     Chunks,
 }
 
 /// <summary>One direction of an operation: the message's shape, its CLR type and, for an envelope, its fields in order.</summary>
-internal sealed record GrpcMessage(MessageShape Shape, Type Type, IReadOnlyList<EnvelopeField> Fields)
+public sealed record ProtobufMessage(MessageShape Shape, Type Type, IReadOnlyList<EnvelopeField> Fields)
 {
-    public static GrpcMessage Empty { get; } = new(MessageShape.Empty, typeof(EmptyMessage), []);
+    public static ProtobufMessage Empty { get; } = new(MessageShape.Empty, typeof(EmptyMessage), []);
 
-    public static GrpcMessage Chunks { get; } = new(MessageShape.Chunks, typeof(Stream), []);
+    public static ProtobufMessage Chunks { get; } = new(MessageShape.Chunks, typeof(Stream), []);
 
     /// <summary>The type each gRPC message of this direction is.</summary>
     public Type WireType => Shape == MessageShape.Chunks ? typeof(StreamChunk) : Type;
@@ -35,5 +35,5 @@ internal sealed record GrpcMessage(MessageShape Shape, Type Type, IReadOnlyList<
     /// <summary>True when the value is the message itself (a data contract, or the stream the chunks make).</summary>
     public bool IsWhole => Shape is MessageShape.Bare or MessageShape.Chunks;
 
-    public static GrpcMessage Bare(Type type) => new(MessageShape.Bare, type, []);
+    public static ProtobufMessage Bare(Type type) => new(MessageShape.Bare, type, []);
 }

@@ -1,23 +1,22 @@
 using System.Linq.Expressions;
 using System.Reflection;
-using RpcCompare.Bindings.Grpc.Mapping;
-using RpcCompare.Bindings.Grpc.Messages;
+using RpcCompare.Protobuf.Messages;
 
-namespace RpcCompare.Bindings.Grpc.Calls;
+namespace RpcCompare.Protobuf.Mapping;
 
 /// <summary>
 /// The expressions both sides compile once per operation: how a request message becomes the
 /// method's arguments (server), how arguments become a request message (client), and the same
 /// for the reply. Compiled delegates keep reflection and boxing off the server's hot path.
 /// </summary>
-internal static class OperationExpressions
+public static class OperationExpressions
 {
     /// <summary>
     /// The server's call: <c>(service, request, cancellationToken) =&gt; service.Method(args...)</c>
     /// returning the method's own result (a value, a task, a stream), with out and ref values left in
     /// <paramref name="outputs"/> (locals, read by <see cref="Reply"/> inside the same block).
     /// </summary>
-    public static Expression Call(GrpcOperation operation, MethodInfo form, ParameterExpression service, ParameterExpression request, ParameterExpression cancellationToken, out IReadOnlyList<ParameterExpression> outputs)
+    public static Expression Call(OperationMessages operation, MethodInfo form, ParameterExpression service, ParameterExpression request, ParameterExpression cancellationToken, out IReadOnlyList<ParameterExpression> outputs)
     {
         var locals = new List<ParameterExpression>();
         var arguments = new List<Expression>();
@@ -50,7 +49,7 @@ internal static class OperationExpressions
     }
 
     /// <summary>Assignments that start each ref local from its request field.</summary>
-    public static IEnumerable<Expression> LoadRefs(GrpcOperation operation, ParameterExpression request, IReadOnlyList<ParameterExpression> outputs)
+    public static IEnumerable<Expression> LoadRefs(OperationMessages operation, ParameterExpression request, IReadOnlyList<ParameterExpression> outputs)
     {
         var inputs = operation.Description.Inputs.ToList();
         foreach (var local in outputs)
@@ -64,7 +63,7 @@ internal static class OperationExpressions
     }
 
     /// <summary>The reply message from the result (null for void) and the out and ref locals.</summary>
-    public static Expression Reply(GrpcOperation operation, Expression? result, IReadOnlyList<ParameterExpression> outputs)
+    public static Expression Reply(OperationMessages operation, Expression? result, IReadOnlyList<ParameterExpression> outputs)
     {
         var reply = operation.Reply;
         switch (reply.Shape)
@@ -88,7 +87,7 @@ internal static class OperationExpressions
     }
 
     /// <summary>The client's request: <c>args =&gt; new Request { field = (T)args[position], ... }</c>.</summary>
-    public static Expression<Func<object?[], TRequest>> Request<TRequest>(GrpcOperation operation, MethodInfo form)
+    public static Expression<Func<object?[], TRequest>> Request<TRequest>(OperationMessages operation, MethodInfo form)
     {
         var args = Expression.Parameter(typeof(object?[]), "args");
         var positions = Positions(operation, form);
@@ -107,7 +106,7 @@ internal static class OperationExpressions
     /// The client's reading of a reply: writes each out and ref value into <c>args</c> (the proxy
     /// copies them back to the caller) and returns the result as a <typeparamref name="TResult"/>.
     /// </summary>
-    public static Expression<Func<TReply, object?[], TResult>> Result<TReply, TResult>(GrpcOperation operation, MethodInfo form)
+    public static Expression<Func<TReply, object?[], TResult>> Result<TReply, TResult>(OperationMessages operation, MethodInfo form)
     {
         var reply = Expression.Parameter(typeof(TReply), "reply");
         var args = Expression.Parameter(typeof(object?[]), "args");
@@ -132,7 +131,7 @@ internal static class OperationExpressions
     }
 
     /// <summary>Where each parameter sits in the form's argument array.</summary>
-    public static Dictionary<string, int> Positions(GrpcOperation operation, MethodInfo form) =>
+    public static Dictionary<string, int> Positions(OperationMessages operation, MethodInfo form) =>
         form.GetParameters().Where(p => p.ParameterType != typeof(CancellationToken)).ToDictionary(p => p.Name!, p => p.Position, StringComparer.Ordinal);
 
     private static UnaryExpression Argument(ParameterExpression args, int position, Type type) =>
