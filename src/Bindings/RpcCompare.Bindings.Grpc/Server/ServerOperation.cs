@@ -1,5 +1,3 @@
-using System.Linq.Expressions;
-using System.Reflection;
 using Grpc.AspNetCore.Server.Model;
 using Grpc.Core;
 using RpcCompare.Bindings.Grpc.Calls;
@@ -18,9 +16,9 @@ internal interface IServerOperation<TContract>
 }
 
 /// <summary>
-/// The server side of one operation: a compiled call of the contract's method (the form
-/// <see cref="GrpcOperation.ServerForm"/> chooses) from the request message to the reply message,
-/// awaited when the form is asynchronous, with WCF faults turned into statuses (<see cref="GrpcFaults"/>).
+/// The server side of one operation as a gRPC method: the compiled call every protobuf binding
+/// shares (<see cref="ServerCalls{TContract, TRequest, TReply}"/>), with streams as chunks and WCF
+/// faults turned into statuses (<see cref="GrpcFaults"/>).
 /// </summary>
 internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOperation<TContract>
     where TContract : class
@@ -28,23 +26,25 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
     where TReply : class
 {
     private readonly GrpcOperation _operation;
+    private readonly ServerCalls<TContract, TRequest, TReply> _calls;
 
     public ServerOperation(GrpcOperation operation)
     {
         _operation = operation;
+        _calls = new ServerCalls<TContract, TRequest, TReply>(operation.Messages);
     }
 
     public void AddTo(ServiceMethodProviderContext<ContractEndpoint<TContract>> context)
     {
         if (_operation.IsServerStreaming)
         {
-            var stream = Compile<IAsyncEnumerable<TReply>>(out _);
+            var stream = _calls.Compile<IAsyncEnumerable<TReply>>();
             context.AddServerStreamingMethod((Method<TRequest, TReply>)_operation.Method, [], (endpoint, request, writer, call) => StreamAsync(stream(endpoint.Service, request, call.CancellationToken), writer, call.CancellationToken));
             return;
         }
 
         // A Stream parameter or result is TRequest or TReply itself here; on the wire it is chunks.
-        var handler = UnaryHandler();
+        var handler = _calls.Unary();
         switch (_operation.MethodType)
         {
             case MethodType.Unary:
@@ -105,88 +105,6 @@ internal sealed class ServerOperation<TContract, TRequest, TReply> : IServerOper
         {
             return await StreamChunks.WriteAsync(stream, writer, cancellationToken).ConfigureAwait(false);
         }
-    }
-
-    private Func<TContract, TRequest, CancellationToken, Task<TReply>> UnaryHandler()
-    {
-        var returns = _operation.ServerForm.ReturnType;
-        if (returns == typeof(Task) || returns == typeof(ValueTask))
-        {
-            var call = Compile<object>(out _, asObject: true);
-            var empty = (TReply)(object)EmptyMessage.Instance;
-            return returns == typeof(Task)
-                ? async (service, request, token) => { await ((Task)call(service, request, token)).ConfigureAwait(false); return empty; }
-                : async (service, request, token) => { await ((ValueTask)call(service, request, token)).ConfigureAwait(false); return empty; };
-        }
-
-        if (returns.IsGenericType && (returns.GetGenericTypeDefinition() == typeof(Task<>) || returns.GetGenericTypeDefinition() == typeof(ValueTask<>)))
-        {
-            var result = returns.GetGenericArguments()[0];
-            var name = returns.GetGenericTypeDefinition() == typeof(Task<>) ? nameof(FromTask) : nameof(FromValueTask);
-            return (Func<TContract, TRequest, CancellationToken, Task<TReply>>)GetType().GetMethod(name, BindingFlags.NonPublic | BindingFlags.Instance)!
-                .MakeGenericMethod(result).Invoke(this, [])!;
-        }
-
-        var sync = Compile<TReply>(out _, wrapReply: true);
-        return (service, request, token) => Task.FromResult(sync(service, request, token));
-    }
-
-    private Func<TContract, TRequest, CancellationToken, Task<TReply>> FromTask<TResult>()
-    {
-        var call = Compile<Task<TResult>>(out _);
-        var wrap = WrapResult<TResult>();
-        return async (service, request, token) => wrap(await call(service, request, token).ConfigureAwait(false));
-    }
-
-    private Func<TContract, TRequest, CancellationToken, Task<TReply>> FromValueTask<TResult>()
-    {
-        var call = Compile<ValueTask<TResult>>(out _);
-        var wrap = WrapResult<TResult>();
-        return async (service, request, token) => wrap(await call(service, request, token).ConfigureAwait(false));
-    }
-
-    /// <summary>The reply message from an awaited result (async forms have no out or ref values).</summary>
-    private Func<TResult, TReply> WrapResult<TResult>()
-    {
-        var result = Expression.Parameter(typeof(TResult), "result");
-        return Expression.Lambda<Func<TResult, TReply>>(OperationExpressions.Reply(_operation.Messages, result, []), result).Compile();
-    }
-
-    /// <summary>
-    /// Compiles the call of the server form. With <paramref name="wrapReply"/> the lambda returns the
-    /// reply message built from the result and the out and ref values (the synchronous form);
-    /// otherwise it returns what the method returns.
-    /// </summary>
-    private Func<TContract, TRequest, CancellationToken, T> Compile<T>(out IReadOnlyList<ParameterExpression> outputs, bool wrapReply = false, bool asObject = false)
-    {
-        var service = Expression.Parameter(typeof(TContract), "service");
-        var request = Expression.Parameter(typeof(TRequest), "request");
-        var token = Expression.Parameter(typeof(CancellationToken), "cancellationToken");
-        var call = OperationExpressions.Call(_operation.Messages, _operation.ServerForm, service, request, token, out outputs);
-        Expression body;
-        if (wrapReply)
-        {
-            var steps = OperationExpressions.LoadRefs(_operation.Messages, request, outputs).ToList();
-            ParameterExpression? result = null;
-            if (call.Type != typeof(void))
-            {
-                result = Expression.Variable(call.Type, "result");
-                steps.Add(Expression.Assign(result, call));
-            }
-            else
-            {
-                steps.Add(call);
-            }
-
-            steps.Add(OperationExpressions.Reply(_operation.Messages, result, outputs));
-            body = Expression.Block(typeof(TReply), result is null ? outputs : [.. outputs, result], steps);
-        }
-        else
-        {
-            body = asObject ? Expression.Convert(call, typeof(object)) : call;
-        }
-
-        return Expression.Lambda<Func<TContract, TRequest, CancellationToken, T>>(body, service, request, token).Compile();
     }
 
     private static async Task StreamAsync(IAsyncEnumerable<TReply> items, IServerStreamWriter<TReply> writer, CancellationToken cancellationToken)
