@@ -1,4 +1,3 @@
-using System.Reflection;
 using System.ServiceModel;
 using Grpc.Core;
 using RpcCompare.Description;
@@ -30,10 +29,10 @@ internal static class GrpcFaults
 
         var reason = fault.Reason.ToString();
         var trailers = new Metadata { { CodeTrailer, fault.Code?.Name ?? "Sender" } };
-        if (DeclaredDetail(fault, operation) is var (description, detail))
+        if (FaultDetails.Write(fault, operation) is var (name, detail))
         {
-            trailers.Add(FaultTrailer, description.Name);
-            trailers.Add(DetailTrailer, ProtobufModel.ToBytes(detail));
+            trailers.Add(FaultTrailer, name);
+            trailers.Add(DetailTrailer, detail);
         }
         else
         {
@@ -53,25 +52,6 @@ internal static class GrpcFaults
 
         var reason = new FaultReason(exception.Status.Detail);
         var code = new FaultCode(exception.Trailers.GetValue(CodeTrailer) ?? "Sender");
-        if (operation.Faults.FirstOrDefault(f => f.Name == name) is { } declared && exception.Trailers.GetValueBytes(DetailTrailer) is { } bytes)
-        {
-            var detail = ProtobufModel.FromBytes(declared.DetailType, bytes);
-            return (FaultException)Activator.CreateInstance(typeof(FaultException<>).MakeGenericType(declared.DetailType), detail, reason, code, declared.Action)!;
-        }
-
-        return new FaultException(reason, code, action: null);
-    }
-
-    private static (FaultDescription, object)? DeclaredDetail(FaultException fault, OperationDescription operation)
-    {
-        var type = fault.GetType();
-        if (!type.IsGenericType || type.GetGenericTypeDefinition() != typeof(FaultException<>))
-        {
-            return null;
-        }
-
-        var detailType = type.GetGenericArguments()[0];
-        var detail = type.GetProperty(nameof(FaultException<int>.Detail), BindingFlags.Public | BindingFlags.Instance)!.GetValue(fault);
-        return operation.Faults.FirstOrDefault(f => f.DetailType == detailType) is { } declared && detail is not null ? (declared, detail) : null;
+        return FaultDetails.Read(operation, name, exception.Trailers.GetValueBytes(DetailTrailer), reason, code);
     }
 }

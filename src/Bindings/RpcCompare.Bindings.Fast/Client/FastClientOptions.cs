@@ -1,0 +1,14 @@
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>Client-side settings of the fast binding.</summary>
+public sealed class FastClientOptions
+{
+    /// <summary>Largest request sent or reply accepted; a larger request is refused before anything is sent. Defaults to 16 MiB, the server's default.</summary>
+    public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
+
+    /// <summary>
+    /// A pooled connection left unused this long is checked (one non-blocking poll) before its next
+    /// call, since the server closes idle connections; a closed one is replaced. Defaults to 1 second.
+    /// </summary>
+    public TimeSpan IdleCheckAfter { get; set; } = TimeSpan.FromSeconds(1);
+}

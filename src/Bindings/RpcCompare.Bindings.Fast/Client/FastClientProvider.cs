@@ -1,0 +1,30 @@
+using RpcCompare.Bindings.Carrying;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>Creates fast-uds clients; the address is the server's socket path. Proxies of one address share its connections.</summary>
+public sealed class FastClientProvider : IBindingClientProvider
+{
+    private readonly FastClientOptions _options;
+
+    public FastClientProvider(FastClientOptions? options = null)
+    {
+        _options = options ?? new FastClientOptions();
+    }
+
+    public string Name => BindingNames.FastUds;
+
+    public IReadOnlyList<CarryRefusal> Check(Type contract) => FastCarryRules.Instance.Check(Name, contract);
+
+    public TContract Create<TContract>(string address)
+        where TContract : class
+    {
+        if (Check(typeof(TContract)) is [var refusal, ..])
+        {
+            throw new NotSupportedException(refusal.ToString());
+        }
+
+        ArgumentException.ThrowIfNullOrEmpty(address);
+        return FastContractProxy.Create<TContract>(FastConnectionPool.For(address, _options));
+    }
+}

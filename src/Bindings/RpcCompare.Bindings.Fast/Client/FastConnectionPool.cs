@@ -1,0 +1,52 @@
+using System.Collections.Concurrent;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>
+/// The connections to one server address: a call takes an idle one (or opens one) and gives it
+/// back when it is done, so concurrent callers each have a connection and sequential ones reuse
+/// the last (most recently used first, the one least likely to have been closed for idleness).
+/// </summary>
+internal sealed class FastConnectionPool
+{
+    private static readonly ConcurrentDictionary<(string Address, FastClientOptions Options), FastConnectionPool> Pools = new();
+    private readonly ConcurrentStack<FastClientConnection> _idle = new();
+    private readonly string _address;
+    private readonly FastClientOptions _options;
+
+    private FastConnectionPool(string address, FastClientOptions options)
+    {
+        _address = address;
+        _options = options;
+    }
+
+    public static FastConnectionPool For(string address, FastClientOptions options) =>
+        Pools.GetOrAdd((address, options), static key => new FastConnectionPool(key.Address, key.Options));
+
+    public FastClientConnection Rent()
+    {
+        while (_idle.TryPop(out var connection))
+        {
+            if (Environment.TickCount64 - connection.LastUsed >= _options.IdleCheckAfter.TotalMilliseconds && connection.ClosedWhileIdle())
+            {
+                connection.Dispose();
+                continue;
+            }
+
+            return connection;
+        }
+
+        return FastClientConnection.Connect(_address, _options);
+    }
+
+    public void Return(FastClientConnection connection)
+    {
+        if (connection.IsBroken)
+        {
+            connection.Dispose();
+            return;
+        }
+
+        _idle.Push(connection);
+    }
+}

@@ -1,0 +1,40 @@
+using RpcCompare.Bindings.Carrying;
+using RpcCompare.Description;
+using RpcCompare.Protobuf.Mapping;
+
+namespace RpcCompare.Bindings.Fast;
+
+/// <summary>
+/// What the fast binding carries: every operation the protobuf mapping carries (the same messages
+/// as gRPC), except, for now, streams (a Stream or an IAsyncEnumerable result), which need frames
+/// of their own (the design's stage 6).
+/// </summary>
+internal sealed class FastCarryRules : CarryRules
+{
+    public const string Transport = "the fast binding";
+
+    public static FastCarryRules Instance { get; } = new();
+
+    protected override IEnumerable<string> RefuseContract(ServiceContractDescription contract) =>
+        ContractMessages.For(contract.ContractType).RefusalsFor(Transport).Where(r => r.Operation is null).Select(r => r.Reason);
+
+    protected override IEnumerable<string> RefuseOperation(ServiceContractDescription contract, OperationDescription operation)
+    {
+        var refused = false;
+        foreach (var refusal in ContractMessages.For(contract.ContractType).RefusalsFor(Transport).Where(r => r.Operation == operation.Name))
+        {
+            refused = true;
+            yield return refusal.Reason;
+        }
+
+        if (refused)
+        {
+            yield break;
+        }
+
+        if (operation.IsStreamed || (operation.Return?.Type is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(IAsyncEnumerable<>)))
+        {
+            yield return "streams (a Stream, or an IAsyncEnumerable result) are not carried by the fast binding yet";
+        }
+    }
+}

@@ -1,0 +1,20 @@
+namespace RpcCompare.Bindings.Fast.Protocol;
+
+/// <summary>What a frame is. Values are the wire's; unknown ones are a protocol error.</summary>
+internal enum FrameKind : byte
+{
+    /// <summary>Client to server: a call of the operation in the header, its request message as the body.</summary>
+    Request = 1,
+
+    /// <summary>Server to client: the reply message of the call with the header's id.</summary>
+    Reply = 2,
+
+    /// <summary>Server to client: the call with the header's id failed (<see cref="ErrorBody"/>); id 0: the connection is refused or closed.</summary>
+    Error = 3,
+
+    /// <summary>Client to server: which operation ids this connection uses for a contract (<see cref="BindBody"/>).</summary>
+    Bind = 9,
+
+    /// <summary>Server to client: the ids, in the order asked (<see cref="BoundBody"/>).</summary>
+    Bound = 10,
+}

@@ -1,0 +1,191 @@
+using System.Collections.Concurrent;
+using System.Net.Sockets;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Fast.Server;
+
+/// <summary>
+/// fast-uds's listener: accepts on a thread of its own with blocking accepts and gives every
+/// connection a thread of its own (<see cref="FastServerConnection"/>), up to the connection limit.
+/// A connection past the limit, or from a user the host does not serve, is told why in an Error
+/// frame and closed; past 64 such at once, closed without a word, so refusals cannot use up the
+/// files the limit protects.
+/// </summary>
+internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposable
+{
+    private const int RefusalsAnsweredAtOnce = 64;
+
+    /// <summary>A connection thread's stack: the loop and a dispatched call's synchronous part need far less than the 1.5 MB default.</summary>
+    private const int ConnectionStackSize = 256 * 1024;
+
+    private readonly IServiceProvider _services;
+    private readonly FastUdsBindingOptions _options;
+    private readonly ILogger<FastServer> _logger;
+    private readonly UnixPeerPolicy _peers;
+    private readonly ConcurrentDictionary<long, FastServerConnection> _connections = new();
+    private FastDispatcher? _dispatcher;
+    private ConnectionIncidents? _incidents;
+    private Socket? _listener;
+    private Thread? _acceptThread;
+    private int _maxConnections;
+    private long _nextId;
+    private int _disposed;
+
+    public FastServer(IServiceProvider services, IOptions<FastUdsBindingOptions> options, ILogger<FastServer> logger)
+    {
+        _services = services;
+        _options = options.Value;
+        _logger = logger;
+        _peers = services.GetService<UnixPeerPolicy>() ?? UnixPeerPolicy.OwnUser;
+    }
+
+    public string Name => BindingNames.FastUds;
+
+    public string? Address { get; private set; }
+
+    /// <summary>Connections open now (for tests and the limit).</summary>
+    public int OpenConnections => _connections.Count;
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        _options.ThrowIfInvalidFast();
+        FastCarryRules.Instance.ThrowUnlessCarried(Name, _services.GetServices<RpcServiceDescriptor>().Select(static s => s.Contract));
+        _dispatcher = new FastDispatcher(_services);
+        _maxConnections = _options.EffectiveMaxConnections;
+        _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} ({FastUdsBindingOptions.SectionName}:MaxConnections)", _logger);
+        var path = _options.Path!;
+        StaleSocketFile.RemoveIfStale(path);
+        var listener = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            listener.Bind(new UnixDomainSocketEndPoint(path));
+            listener.Listen(512);
+        }
+        catch
+        {
+            listener.Dispose();
+            throw;
+        }
+
+        _listener = listener;
+        Address = path;
+        _acceptThread = new Thread(AcceptLoop) { IsBackground = true, Name = "fast-uds accept" };
+        _acceptThread.Start();
+        FastServerLog.Listening(_logger, Name, path);
+        FastServerLog.Limits(_logger, Name, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds);
+        return Task.CompletedTask;
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken)
+    {
+        Stop();
+        return Task.CompletedTask;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) == 0)
+        {
+            Stop();
+        }
+
+        return ValueTask.CompletedTask;
+    }
+
+    private void Stop()
+    {
+        // Closing the listener ends the blocking accept; then every connection is shut down, which ends its blocking receive.
+        Interlocked.Exchange(ref _listener, null)?.Dispose();
+        _acceptThread?.Join(TimeSpan.FromSeconds(5));
+        foreach (var connection in _connections.Values)
+        {
+            connection.Abort();
+        }
+
+        if (Address is not null && File.Exists(Address))
+        {
+            File.Delete(Address);
+        }
+
+        // The last summary, so nothing counted is lost.
+        Interlocked.Exchange(ref _incidents, null)?.Dispose();
+    }
+
+    private void AcceptLoop()
+    {
+        while (_listener is { } listener)
+        {
+            Socket socket;
+            try
+            {
+                // Blocking accept on this thread: the accepted socket is never touched by the async engine, so its receives stay real blocking calls.
+                socket = listener.Accept();
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException && _listener is null)
+            {
+                return;
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                // Out of files, say: keep accepting once the moment passes; a host that runs but accepts nothing is the worst outcome.
+                FastServerLog.AcceptFailed(_logger, e);
+                Thread.Sleep(100);
+                continue;
+            }
+
+            Start(socket);
+        }
+    }
+
+    private void Start(Socket socket)
+    {
+        var incidents = _incidents;
+        if (incidents is null)
+        {
+            socket.Dispose();
+            return;
+        }
+
+        var peer = PeerCredentials.Of(socket.SafeHandle);
+        var denied = _peers.Refuse(peer, incidents);
+        var open = _connections.Count;
+        if (open >= _maxConnections)
+        {
+            var closeAtOnce = open >= _maxConnections + RefusalsAnsweredAtOnce;
+            incidents.Add(ConnectionIncident.Refused, closeAtOnce ? "closed at once" : "answered QuotaExceeded");
+            if (closeAtOnce)
+            {
+                socket.Dispose();
+                return;
+            }
+        }
+
+        var refusal = denied is not null
+            ? new RpcServiceException(RpcErrorCode.PermissionDenied, denied)
+            : open >= _maxConnections
+                ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The fast-uds server is serving its limit of {_maxConnections:#,0} connections ({FastUdsBindingOptions.SectionName}:MaxConnections); this connection is closed. Try again once others have closed.")
+                : null;
+        var id = Interlocked.Increment(ref _nextId);
+        var connection = new FastServerConnection(socket, _dispatcher!, _options, incidents, new CallerIdentity(Name, peer), _logger, id, refusal);
+        _connections[id] = connection;
+        var thread = new Thread(() =>
+        {
+            try
+            {
+                connection.Run();
+            }
+            finally
+            {
+                _connections.TryRemove(id, out _);
+            }
+        }, ConnectionStackSize) { IsBackground = true, Name = $"fast-uds connection {id}" };
+        thread.Start();
+    }
+}

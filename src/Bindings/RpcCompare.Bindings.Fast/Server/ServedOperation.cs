@@ -1,0 +1,95 @@
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Contracts;
+using RpcCompare.Description;
+using RpcCompare.Protobuf.Mapping;
+
+namespace RpcCompare.Bindings.Fast.Server;
+
+/// <summary>One operation a fast-uds server answers, for the connection loop that knows it only by id.</summary>
+internal interface IServedOperation
+{
+    /// <summary>The proto service name and operation name clients bind it by.</summary>
+    (string Service, string Name) Key { get; }
+
+    /// <summary>
+    /// Reads the request, calls the service and sends the reply or error for <paramref name="callId"/>:
+    /// at once when the call completes synchronously, else from its continuation, so the connection
+    /// reads on meanwhile and replies go out in whatever order calls finish.
+    /// </summary>
+    void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body);
+}
+
+/// <summary>
+/// The reflection path: the compiled call every protobuf binding shares (<see cref="ServerCalls{TContract, TRequest, TReply}"/>)
+/// between the frame's body and the reply's. Generated dispatchers (the design's stage 4) replace it
+/// for contracts the generator saw.
+/// </summary>
+internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOperation
+    where TContract : class
+    where TRequest : class
+    where TReply : class
+{
+    private readonly TContract _service;
+    private readonly OperationDescription _description;
+    private readonly Func<TContract, TRequest, CancellationToken, Task<TReply>> _call;
+
+    public ServedOperation(OperationMessages operation, TContract service)
+    {
+        _service = service;
+        _description = operation.Description;
+        _call = new ServerCalls<TContract, TRequest, TReply>(operation).Unary();
+        Key = (operation.ServiceName, operation.Name);
+    }
+
+    public (string Service, string Name) Key { get; }
+
+    public void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body)
+    {
+        TRequest request;
+        try
+        {
+            request = Body.ReadMessage<TRequest>(body);
+        }
+        catch (Exception e)
+        {
+            // protobuf-net reports a bad message with several exception types; any of them is the client's mistake.
+            connection.SendError(callId, new RpcServiceException(RpcErrorCode.InvalidArgument, $"The request is not a valid {Key.Name} message: {e.Message}"), _description);
+            return;
+        }
+
+        Task<TReply> task;
+        try
+        {
+            task = _call(_service, request, CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            connection.SendError(callId, e, _description);
+            return;
+        }
+
+        if (task.IsCompletedSuccessfully)
+        {
+            connection.SendReply(callId, task.Result);
+            return;
+        }
+
+        _ = CompleteAsync(task, connection, callId);
+    }
+
+    private async Task CompleteAsync(Task<TReply> task, FastServerConnection connection, uint callId)
+    {
+        TReply reply;
+        try
+        {
+            reply = await task.ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            connection.SendError(callId, e, _description);
+            return;
+        }
+
+        connection.SendReply(callId, reply);
+    }
+}

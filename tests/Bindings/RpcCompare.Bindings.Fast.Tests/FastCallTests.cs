@@ -1,0 +1,154 @@
+using Microsoft.Extensions.DependencyInjection;
+using System.ServiceModel;
+using RpcCompare.Bindings.Security;
+using RpcCompare.ContractCorpus;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Fast.Tests;
+
+/// <summary>Contracts as teams write them, called over fast-uds: every form, out and ref values, known types, faults, refusals.</summary>
+public sealed class FastCallTests
+{
+    [Fact]
+    public async Task SynchronousOperations_AnswerAsTheImplementationDoes()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var calculator = server.Client<ICalculator>();
+        var local = new Calculator();
+
+        Assert.Equal(local.Add(2, 3), calculator.Add(2, 3));
+        Assert.Equal(local.Subtract(2, 3.5), calculator.Subtract(2, 3.5));
+        Assert.Equal(local.Multiply(-2, 3), calculator.Multiply(-2, 3));
+        Assert.Equal(double.PositiveInfinity, calculator.Divide(1, 0));
+    }
+
+    [Fact]
+    public async Task OutAndRefValues_ComeBackToTheCaller()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var shapes = server.Client<IParameterShapes>();
+        var label = "seventeen";
+
+        var quotient = shapes.Divide(17, out var remainder, ref label, 5);
+
+        Assert.Equal((3, 2, "seventeen: 17 / 5"), (quotient, remainder, label));
+    }
+
+    [Fact]
+    public async Task TaskAndValueTaskForms_ReturnTheirResults()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var forms = server.Client<IValueTaskForms>();
+
+        Assert.Equal(5, await forms.AddAsync(2, 3, CancellationToken.None));
+        await forms.ClearAsync();
+        Assert.Equal(20, forms.Multiply(4, 5));
+        Assert.Equal(42, await forms.MultiplyAsync(6, 7));
+        Assert.Equal("abab", await forms.EchoAsync("ab"));
+    }
+
+    [Fact]
+    public async Task KnownTypes_ArriveAsTheirOwnTypes()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var shapes = server.Client<IShapes>();
+
+        var largest = shapes.Largest([new Circle { Label = "c", Radius = 1 }, new Triangle { Label = "t", Base = 3, Height = 4 }]);
+        var scaled = shapes.Scale(new Hexagon { Label = "h", Side = 1 }, 2);
+
+        Assert.Equal(("Triangle", "t"), (largest.GetType().Name, largest.Label));
+        Assert.Equal(("h*", 2.0), (scaled.Label, Assert.IsType<Hexagon>(scaled).Side));
+    }
+
+    [Fact]
+    public async Task ADeclaredFault_ReachesTheCallerTyped_AndTheConnectionServesOn()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var orders = server.Client<IOrderService>();
+        var bad = new Order { Customer = "Ada", Lines = [new() { Sku = "B-2", Quantity = 0 }] };
+
+        var fault = await Assert.ThrowsAsync<FaultException<OrderFault>>(() => orders.PlaceOrderAsync(bad));
+
+        Assert.Equal(("invalid order line", "quantity must be at least 1", "B-2"), (fault.Reason.ToString(), fault.Detail.Reason, fault.Detail.Sku));
+        Assert.Equal(1, await orders.PlaceOrderAsync(new Order { Customer = "Ada", Lines = [new() { Sku = "A-1", Quantity = 1 }] }));
+        Assert.Equal(1, server.Server.OpenConnections);
+    }
+
+    [Theory]
+    [InlineData(RpcErrorCode.InvalidArgument)]
+    [InlineData(RpcErrorCode.PathRefused)]
+    [InlineData(RpcErrorCode.QuotaExceeded)]
+    public async Task ARefusal_KeepsItsCodeAndMessage(RpcErrorCode code)
+    {
+        await using var server = await TestFastServer.StartAsync();
+
+        var refusal = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Refuse((int)code));
+
+        Assert.Equal((code, $"refused with {(int)code}"), (refusal.Code, refusal.Message));
+    }
+
+    [Fact]
+    public async Task AnUnexpectedException_IsInternalWithoutInternals_AndLoggedOnce()
+    {
+        await using var server = await TestFastServer.StartAsync();
+
+        var error = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Crash());
+
+        Assert.Equal(RpcErrorCode.Internal, error.Code);
+        Assert.DoesNotContain("secret", error.Message, StringComparison.Ordinal);
+        Assert.Single(server.Log.Matching("Operation Crash on connection"));
+    }
+
+    [Fact]
+    public async Task OneWayCalls_ReturnAtOnce_AndReachTheService()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var probe = server.Client<IProbe>();
+
+        probe.Note("a");
+        probe.Note("b");
+
+        // The echo comes back after both notes on the same connection, so they were dispatched before it.
+        Assert.Equal(7, probe.Echo(7));
+        Assert.Equal(["a", "b"], server.Probe.Notes);
+    }
+
+    [Fact]
+    public async Task TheService_SeesTheCallersUser()
+    {
+        await using var server = await TestFastServer.StartAsync();
+
+        var caller = server.Client<IProbe>().Caller();
+
+        Assert.StartsWith($"uid {PeerCredentials.CurrentUserId} (pid {Environment.ProcessId})", caller, StringComparison.Ordinal);
+        Assert.EndsWith("over fast-uds", caller, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ConcurrentCallers_EachGetTheirOwnAnswer()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var probe = server.Client<IProbe>();
+
+        var answers = await Task.WhenAll(Enumerable.Range(0, 16).Select(i => Task.Run(() => Enumerable.Range(0, 50).Select(j => probe.Echo((i * 1000) + j)).ToArray()))).Bounded();
+
+        Assert.All(answers.Index(), a => Assert.Equal(Enumerable.Range(a.Index * 1000, 50), a.Item));
+    }
+
+    [Fact]
+    public async Task TheBindingsRules_AreCheckedBeforeTheServerListens()
+    {
+        var provider = new Client.FastClientProvider();
+
+        Assert.Contains(
+            "binding fast-uds cannot carry operation Upload of contract IStreamedFiles: streams (a Stream, or an IAsyncEnumerable result) are not carried by the fast binding yet",
+            provider.Check(typeof(IStreamedFiles)).Select(r => r.ToString()));
+        Assert.Equal(
+            ["binding fast-uds cannot carry contract IChat: the fast binding has no callback channel (CallbackContract IChatCallback)"],
+            provider.Check(typeof(IChat)).Where(r => r.Operation is null).Select(r => r.ToString()));
+        var refused = await Assert.ThrowsAsync<Carrying.ContractNotCarriedException>(() =>
+            TestFastServer.StartAsync(register: s => s.AddRpcService<IStreamedFiles, StreamedFiles>()));
+        Assert.Contains("IStreamedFiles", refused.Message, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,161 @@
+using System.Buffers.Binary;
+using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Contracts;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Fast.Tests;
+
+/// <summary>The server's side of the protocol: pending calls, limits, timeouts and bytes no client library would send.</summary>
+public sealed class FastServerTests
+{
+    private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
+
+    [Fact]
+    public async Task APendingCall_DoesNotHoldUpTheConnection_AndRepliesComeInTheOrderCallsFinish()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        using var raw = new RawFastConnection(server.Path);
+        var ids = raw.Bind<IProbe>();
+
+        raw.Request(ids["Later"], 1, new LaterMessage { Key = 4 });
+        raw.Request(ids["Later"], 2, new LaterMessage { Key = 5 });
+        raw.Request(ids["Echo"], 3, new EchoMessage { Value = 9 });
+        var first = raw.Read();
+        server.Probe.Release(5);
+        var second = raw.Read();
+        server.Probe.Release(4);
+        var third = raw.Read();
+
+        Assert.Equal([3u, 2u, 1u], new[] { first, second, third }.Select(f => f.Header.CallId));
+        Assert.All(new[] { first, second, third }, f => Assert.Equal(FrameKind.Reply, f.Header.Kind));
+    }
+
+    [Fact]
+    public async Task Garbage_ClosesThatConnection_CountedOnce_WhileOthersAreServed()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var probe = server.Client<IProbe>();
+        Assert.Equal(1, probe.Echo(1));
+
+        Assert.True(await RawSocket.GarbageIsRejectedAsync(server.Path));
+
+        Assert.Equal(2, probe.Echo(2));
+        await Eventually.HoldsAsync(() => server.Log.Matching("Connection 2 closed").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
+        Assert.Contains("not one of the protocol's", server.Log.Matching("Connection 2 closed")[0], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(0x8000_0000u)]
+    [InlineData(0xFFFF_FFFFu)]
+    public async Task AHugeLengthPrefix_IsAnsweredQuotaExceededAndClosed_NothingAllocated(uint length)
+    {
+        await using var server = await TestFastServer.StartAsync();
+        using var raw = new RawFastConnection(server.Path);
+        var header = new byte[FrameHeader.Size];
+        BinaryPrimitives.WriteUInt32LittleEndian(header, length);
+        header[4] = (byte)FrameKind.Request;
+        BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(8), 7);
+
+        raw.Send(header);
+        var (answer, body) = raw.Read();
+
+        Assert.Equal((FrameKind.Error, 7u), (answer.Kind, answer.CallId));
+        var error = Body.ReadProtocol<ErrorBody>(body);
+        Assert.Equal(RpcErrorCode.QuotaExceeded, (RpcErrorCode)error.Code);
+        Assert.Contains($"{length - 8:#,0} bytes, over the server's limit of 16,777,216 bytes (FastUds:MaxMessageSize)", error.Message, StringComparison.Ordinal);
+        Assert.Null(raw.ReadOrClosed());
+    }
+
+    [Fact]
+    public async Task ARequestOverTheServersLimit_ReachesTheCallerAsQuotaExceeded()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.MaxMessageSize = 1000);
+
+        var error = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Send(new string('x', 5000)));
+
+        Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
+        Assert.Contains("over the server's limit of 1,000 bytes", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ARequestOverTheClientsLimit_IsRefusedBeforeAnythingIsSent()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var probe = server.Client<IProbe>(new FastClientOptions { MaxMessageSize = 100 });
+
+        var error = Assert.Throws<RpcServiceException>(() => probe.Send(new string('x', 500)));
+
+        Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
+        Assert.EndsWith("nothing was sent.", error.Message, StringComparison.Ordinal);
+        Assert.Equal("ok", probe.Send("ok"));
+    }
+
+    [Fact]
+    public async Task AReplyOverTheClientsLimit_IsQuotaExceeded_AndTheNextCallWorks()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        var probe = server.Client<IProbe>(new FastClientOptions { MaxMessageSize = 1000 });
+
+        var error = Assert.Throws<RpcServiceException>(() => probe.Bytes(5000));
+
+        Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
+        Assert.Contains("over the client's limit of 1,000 bytes", error.Message, StringComparison.Ordinal);
+        Assert.Equal(10, probe.Bytes(10).Length);
+    }
+
+    [Fact]
+    public async Task AConnectionPastTheLimit_IsToldWhy_AndTheOthersAreServed()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.MaxConnections = 1);
+        using var holder = new RawFastConnection(server.Path);
+        holder.Bind<IProbe>();
+
+        var refused = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Echo(1));
+
+        Assert.Equal(RpcErrorCode.QuotaExceeded, refused.Code);
+        Assert.Contains("limit of 1 connections (FastUds:MaxConnections)", refused.Message, StringComparison.Ordinal);
+        Assert.NotEqual(0, holder.Bind<IProbe>()["Echo"]);
+    }
+
+    [Fact]
+    public async Task AFrameLeftUnfinished_IsClosedAfterTheFrameTimeout()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(300));
+        using var raw = new RawFastConnection(server.Path);
+        var header = new byte[FrameHeader.Size];
+        new FrameHeader(FrameKind.Request, 16, 1, 100).Write(header);
+
+        raw.Send([.. header, .. new byte[10]]);
+
+        Assert.Null(raw.ReadOrClosed());
+        await Eventually.HoldsAsync(() => server.Log.Matching("stalled inside a frame").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
+    }
+
+    [Fact]
+    public async Task AnIdleConnection_IsClosed_AndTheClientReconnectsOnItsNextCall()
+    {
+        await using var server = await TestFastServer.StartAsync(o => { o.IdleTimeout = TimeSpan.FromMilliseconds(200); o.FrameTimeout = TimeSpan.FromMilliseconds(100); });
+        var probe = server.Client<IProbe>(new FastClientOptions { IdleCheckAfter = TimeSpan.Zero });
+        Assert.Equal(1, probe.Echo(1));
+
+        await Eventually.HoldsAsync(() => server.Log.Matching("closed: idle").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
+
+        Assert.Equal(2, probe.Echo(2));
+    }
+
+    /// <summary>The probe's Later request: one int field, as the envelope carries it.</summary>
+    [ProtoBuf.ProtoContract]
+    private sealed class LaterMessage
+    {
+        [ProtoBuf.ProtoMember(1)]
+        public int Key { get; set; }
+    }
+
+    [ProtoBuf.ProtoContract]
+    private sealed class EchoMessage
+    {
+        [ProtoBuf.ProtoMember(1)]
+        public int Value { get; set; }
+    }
+}

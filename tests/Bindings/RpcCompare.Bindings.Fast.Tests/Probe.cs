@@ -1,0 +1,83 @@
+using System.ServiceModel;
+using RpcCompare.Bindings.Security;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Fast.Tests;
+
+/// <summary>A contract for the binding's own behaviour: errors, pending calls, the caller, sizes.</summary>
+[ServiceContract(Namespace = "urn:rpccompare:tests:fast")]
+public interface IProbe
+{
+    [OperationContract]
+    int Echo(int value);
+
+    /// <summary>Throws RpcServiceException with <paramref name="code"/>.</summary>
+    [OperationContract]
+    void Refuse(int code);
+
+    /// <summary>Throws an exception that is neither a refusal nor a fault.</summary>
+    [OperationContract]
+    void Crash();
+
+    /// <summary>Completes when the test releases <paramref name="key"/>.</summary>
+    [OperationContract]
+    Task<int> LaterAsync(int key);
+
+    /// <summary>Who called, as the service sees it.</summary>
+    [OperationContract]
+    string Caller();
+
+    [OperationContract]
+    byte[] Bytes(int size);
+
+    [OperationContract]
+    string Send(string text);
+
+    [OperationContract(IsOneWay = true)]
+    void Note(string text);
+}
+
+public sealed class Probe : IProbe
+{
+    private readonly Dictionary<int, TaskCompletionSource<int>> _later = [];
+
+    public List<string> Notes { get; } = [];
+
+    public int Echo(int value) => value;
+
+    public void Refuse(int code) => throw new RpcServiceException((RpcErrorCode)code, $"refused with {code}");
+
+    public void Crash() => throw new InvalidOperationException("secret internals");
+
+    public Task<int> LaterAsync(int key) => Pending(key).Task;
+
+    /// <summary>Completes the pending call with <paramref name="key"/>, answering it with key × 10.</summary>
+    public void Release(int key) => Pending(key).TrySetResult(key * 10);
+
+    public string Caller() => CallerIdentity.Current?.ToString() ?? "nobody";
+
+    public byte[] Bytes(int size) => new byte[size];
+
+    public string Send(string text) => text;
+
+    public void Note(string text)
+    {
+        lock (Notes)
+        {
+            Notes.Add(text);
+        }
+    }
+
+    private TaskCompletionSource<int> Pending(int key)
+    {
+        lock (_later)
+        {
+            if (!_later.TryGetValue(key, out var pending))
+            {
+                _later[key] = pending = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+            }
+
+            return pending;
+        }
+    }
+}
