@@ -6,8 +6,8 @@ namespace RpcCompare.Bindings.Fast;
 
 /// <summary>
 /// What the fast binding carries: every operation the protobuf mapping carries (the same messages
-/// as gRPC), except, for now, streams (a Stream or an IAsyncEnumerable result), which need frames
-/// of their own (the design's stage 6).
+/// as gRPC) except, for now, an IAsyncEnumerable result (a server stream of messages; the push
+/// contract's subscription). A Stream parameter or result travels as StreamData frames.
 /// </summary>
 internal sealed class FastCarryRules : CarryRules
 {
@@ -32,9 +32,9 @@ internal sealed class FastCarryRules : CarryRules
             yield break;
         }
 
-        if (operation.IsStreamed || (operation.Return?.Type is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(IAsyncEnumerable<>)))
+        if (operation.Return?.Type is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(IAsyncEnumerable<>))
         {
-            yield return "streams (a Stream, or an IAsyncEnumerable result) are not carried by the fast binding yet";
+            yield return "an IAsyncEnumerable result (a stream of messages) is not carried by the fast binding yet";
         }
     }
 }

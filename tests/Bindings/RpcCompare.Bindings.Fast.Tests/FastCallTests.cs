@@ -141,14 +141,37 @@ public sealed class FastCallTests
     {
         var provider = new Client.FastClientProvider();
 
-        Assert.Contains(
-            "binding fast-uds cannot carry operation Upload of contract IStreamedFiles: streams (a Stream, or an IAsyncEnumerable result) are not carried by the fast binding yet",
-            provider.Check(typeof(IStreamedFiles)).Select(r => r.ToString()));
+        Assert.Equal(
+            ["binding fast-uds cannot carry operation TicksAsync of contract ITicker: an IAsyncEnumerable result (a stream of messages) is not carried by the fast binding yet"],
+            provider.Check(typeof(ITicker)).Select(r => r.ToString()));
         Assert.Equal(
             ["binding fast-uds cannot carry contract IChat: the fast binding has no callback channel (CallbackContract IChatCallback)"],
             provider.Check(typeof(IChat)).Where(r => r.Operation is null).Select(r => r.ToString()));
         var refused = await Assert.ThrowsAsync<Carrying.ContractNotCarriedException>(() =>
-            TestFastServer.StartAsync(register: s => s.AddRpcService<IStreamedFiles, StreamedFiles>()));
-        Assert.Contains("IStreamedFiles", refused.Message, StringComparison.Ordinal);
+            TestFastServer.StartAsync(register: s => s.AddRpcService<ITicker, Ticker>()));
+        Assert.Contains("ITicker", refused.Message, StringComparison.Ordinal);
+    }
+
+    [ServiceContract(Namespace = "urn:rpccompare:tests:fast")]
+    public interface ITicker
+    {
+        [OperationContract]
+        IAsyncEnumerable<Tick> TicksAsync(Tick from);
+    }
+
+    [System.Runtime.Serialization.DataContract]
+    public sealed class Tick
+    {
+        [System.Runtime.Serialization.DataMember(Order = 1)]
+        public int Number { get; set; }
+    }
+
+    private sealed class Ticker : ITicker
+    {
+        public async IAsyncEnumerable<Tick> TicksAsync(Tick from)
+        {
+            await Task.Yield();
+            yield return from;
+        }
     }
 }

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Contracts;
@@ -11,7 +12,7 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// on the way (the binding's blocking mode). A connection that failed in any way but an error
 /// reply is <see cref="IsBroken"/> and is not reused.
 /// </summary>
-internal sealed class FastClientConnection : IDisposable
+internal sealed class FastClientConnection : IFrameSender, IDisposable
 {
     private readonly Socket _socket;
     private readonly FrameReader _reader;
@@ -63,8 +64,14 @@ internal sealed class FastClientConnection : IDisposable
         }
     }
 
-    /// <summary>One call: the request out, the reply (or the error the server sent) back.</summary>
-    public TReply Call<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request)
+    /// <summary>
+    /// One call: the request out, the reply (or the error the server sent) back. A Stream request
+    /// (<paramref name="streamIn"/>) is sent in chunks after an empty request; a Stream reply
+    /// (<paramref name="streamOut"/>) is returned as a <see cref="ReplyStream"/> that reads the chunks as
+    /// the caller reads and gives this connection back to <paramref name="pool"/> at the stream's end.
+    /// </summary>
+    public TReply Call<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request,
+        bool streamIn = false, bool streamOut = false, FastConnectionPool? pool = null)
     {
         var (ids, refusals) = Bind(contract);
         var id = ids[operation];
@@ -73,19 +80,47 @@ internal sealed class FastClientConnection : IDisposable
             throw new RpcServiceException(RpcErrorCode.NotFound, $"{description.Name}: {refusals[ids.Take(operation).Count(i => i == 0)]}");
         }
 
+        if (streamIn || streamOut)
+        {
+            return CallStreamed<TRequest, TReply>(id, description, request, streamIn, streamOut, pool);
+        }
+
         _writer.Reset();
         Body.WriteMessage(_writer, request);
         ThrowIfTooLarge();
         if (description.IsOneWay)
         {
             // WCF's one-way semantics: done once the request is handed to the transport; call id 0 asks for no answer.
-            SendOneWay(_writer.Complete(FrameKind.Request, id, 0));
+            Send(_writer.Complete(FrameKind.Request, id, 0));
+            LastUsed = Environment.TickCount64;
             return default!;
         }
 
         var callId = NextCallId();
         var body = Exchange(_writer.Complete(FrameKind.Request, id, callId), callId, FrameKind.Reply, description);
         return Body.ReadMessage<TReply>(body);
+    }
+
+    public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body) => SendFrame(kind, 0, callId, body);
+
+    /// <summary>
+    /// The next chunk of call <paramref name="callId"/>'s reply stream, valid until the next read;
+    /// false at its end. An Error frame ends the stream with the error the server sent.
+    /// </summary>
+    public bool NextChunk(uint callId, OperationDescription operation, out ReadOnlySpan<byte> chunk)
+    {
+        var kind = Receive(callId, operation, out chunk);
+        switch (kind)
+        {
+            case FrameKind.StreamData:
+                return true;
+            case FrameKind.StreamEnd:
+                LastUsed = Environment.TickCount64;
+                return false;
+            default:
+                IsBroken = true;
+                throw Unexpected(callId, kind, callId);
+        }
     }
 
     public void Dispose()
@@ -118,73 +153,57 @@ internal sealed class FastClientConnection : IDisposable
         return bound;
     }
 
+    private TReply CallStreamed<TRequest, TReply>(ushort id, OperationDescription description, TRequest request, bool streamIn, bool streamOut, FastConnectionPool? pool)
+    {
+        var callId = NextCallId();
+        if (streamIn)
+        {
+            SendFrame(FrameKind.Request, id, callId, []);
+            try
+            {
+                StreamChunks.Send((Stream)(object)request!, callId, this);
+            }
+            catch
+            {
+                // The caller's stream failed part-way: the server waits for the rest of a request it will never get.
+                IsBroken = true;
+                throw;
+            }
+        }
+        else
+        {
+            _writer.Reset();
+            Body.WriteMessage(_writer, request);
+            ThrowIfTooLarge();
+            Send(_writer.Complete(FrameKind.Request, id, callId));
+        }
+
+        var body = Answer(callId, FrameKind.Reply, description);
+        return streamOut
+            ? (TReply)(object)new ReplyStream(this, pool ?? throw new ArgumentNullException(nameof(pool)), callId, description)
+            : Body.ReadMessage<TReply>(body);
+    }
+
+    private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)
+    {
+        _writer.Reset();
+        _writer.Write(body);
+        Send(_writer.Complete(kind, operation, callId));
+        return true;
+    }
+
     /// <summary>Sends a frame and reads until its answer: the body of a <paramref name="expected"/> frame, or the error it got thrown.</summary>
     private ReadOnlySpan<byte> Exchange(ReadOnlySpan<byte> frame, uint callId, FrameKind expected, OperationDescription? operation)
     {
-        var clean = false;
-        try
-        {
-            SocketException? sendFailed = null;
-            try
-            {
-                while (!frame.IsEmpty)
-                {
-                    frame = frame[_socket.Send(frame)..];
-                }
-            }
-            catch (SocketException e)
-            {
-                // A server that refused the connection told us why before it closed: read that first.
-                sendFailed = e;
-            }
-
-            if (sendFailed is not null && !_socket.Poll(0, SelectMode.SelectRead))
-            {
-                throw sendFailed;
-            }
-
-            if (!_reader.TryRead(out var header, out var body))
-            {
-                throw new IOException("The fast-uds server closed the connection before it answered.");
-            }
-
-            if (header.Kind == FrameKind.Error && (header.CallId == callId || header.CallId == 0))
-            {
-                var error = FastErrors.ToException(Body.ReadProtocol<ErrorBody>(body), operation);
-                // An error for the call leaves the connection as good as before; one for the connection (id 0) ends it.
-                clean = header.CallId == callId;
-                throw error;
-            }
-
-            if (header.Kind != expected || header.CallId != callId)
-            {
-                throw new IOException($"The fast-uds server answered call {callId} with a {header.Kind} frame for call {header.CallId}.");
-            }
-
-            clean = true;
-            LastUsed = Environment.TickCount64;
-            return body;
-        }
-        catch (FrameTooLargeException e)
-        {
-            throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize).");
-        }
-        catch (FastProtocolException e)
-        {
-            throw new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e);
-        }
-        catch (SocketException e)
-        {
-            throw new IOException($"The fast-uds connection failed: {e.Message}", e);
-        }
-        finally
-        {
-            IsBroken |= !clean;
-        }
+        Send(frame);
+        return Answer(callId, expected, operation);
     }
 
-    private void SendOneWay(ReadOnlySpan<byte> frame)
+    /// <summary>
+    /// Sends a whole frame. A failed send is reported only if the server has nothing to say: a server
+    /// that refused the connection told us why before it closed, and that is read next instead.
+    /// </summary>
+    private void Send(ReadOnlySpan<byte> frame)
     {
         try
         {
@@ -192,15 +211,80 @@ internal sealed class FastClientConnection : IDisposable
             {
                 frame = frame[_socket.Send(frame)..];
             }
-
-            LastUsed = Environment.TickCount64;
         }
         catch (SocketException e)
+        {
+            if (!_socket.Poll(0, SelectMode.SelectRead))
+            {
+                IsBroken = true;
+                throw new IOException($"The fast-uds connection failed: {e.Message}", e);
+            }
+        }
+    }
+
+    /// <summary>Reads the answer to <paramref name="callId"/>: the body of a <paramref name="expected"/> frame; an Error frame is thrown as its exception.</summary>
+    private ReadOnlySpan<byte> Answer(uint callId, FrameKind expected, OperationDescription? operation)
+    {
+        var kind = Receive(callId, operation, out var body);
+        if (kind != expected)
+        {
+            IsBroken = true;
+            throw Unexpected(callId, kind, callId);
+        }
+
+        LastUsed = Environment.TickCount64;
+        return body;
+    }
+
+    /// <summary>
+    /// The next frame for <paramref name="callId"/>. An Error frame is thrown: for the call, the
+    /// connection stays good; for the connection (id 0), it is broken. Anything else breaks it too.
+    /// </summary>
+    private FrameKind Receive(uint callId, OperationDescription? operation, out ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            if (!_reader.TryRead(out var header, out body))
+            {
+                IsBroken = true;
+                throw new IOException("The fast-uds server closed the connection before it answered.");
+            }
+
+            if (header.Kind == FrameKind.Error && (header.CallId == callId || header.CallId == 0))
+            {
+                IsBroken |= header.CallId == 0;
+                LastUsed = Environment.TickCount64;
+                throw FastErrors.ToException(Body.ReadProtocol<ErrorBody>(body), operation);
+            }
+
+            if (header.CallId != callId)
+            {
+                IsBroken = true;
+                throw Unexpected(callId, header.Kind, header.CallId);
+            }
+
+            return header.Kind;
+        }
+        catch (FrameTooLargeException e)
+        {
+            IsBroken = true;
+            throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
+                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize).");
+        }
+        catch (FastProtocolException e)
+        {
+            IsBroken = true;
+            throw new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e);
+        }
+        catch (Exception e) when (e is SocketException or EndOfStreamException)
         {
             IsBroken = true;
             throw new IOException($"The fast-uds connection failed: {e.Message}", e);
         }
     }
+
+    private static IOException Unexpected(uint callId, FrameKind kind, uint answeredId) =>
+        new($"The fast-uds server answered call {callId} with a {kind} frame for call {answeredId}.");
 
     private void ThrowIfTooLarge()
     {

@@ -126,6 +126,8 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
         var read = OperationExpressions.Result<TReply, TResult>(_operation, form).Compile();
         var token = Array.FindIndex(form.GetParameters(), p => p.ParameterType == typeof(CancellationToken));
         var description = _operation.Description;
+        var streamIn = _operation.Request.Shape == MessageShape.Chunks;
+        var streamOut = _operation.Reply.Shape == MessageShape.Chunks;
         return (pool, args) =>
         {
             if (token >= 0 && args[token] is CancellationToken cancellation)
@@ -135,13 +137,19 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
 
             var connection = pool.Rent();
             TReply reply;
+            var handedOver = false;
             try
             {
-                reply = connection.Call<TRequest, TReply>(_contract, _index, description, request(args));
+                reply = connection.Call<TRequest, TReply>(_contract, _index, description, request(args), streamIn, streamOut, pool);
+                // A reply stream keeps the connection until the caller has read it (ReplyStream gives it back).
+                handedOver = streamOut;
             }
             finally
             {
-                pool.Return(connection);
+                if (!handedOver)
+                {
+                    pool.Return(connection);
+                }
             }
 
             // A one-way call has no reply to read (its TReply is Empty and its result void).

@@ -12,6 +12,15 @@ internal enum FrameKind : byte
     /// <summary>Server to client: the call with the header's id failed (<see cref="ErrorBody"/>); id 0: the connection is refused or closed.</summary>
     Error = 3,
 
+    /// <summary>
+    /// Either way: up to 64 KiB of a Stream the call carries (WCF's streamed transfer: the stream is
+    /// the whole request or reply, whose own frame has an empty body), raw bytes with the call's id.
+    /// </summary>
+    StreamData = 5,
+
+    /// <summary>Either way: the call's stream ended (an Error frame ends it with a failure instead).</summary>
+    StreamEnd = 6,
+
     /// <summary>Client to server: which operation ids this connection uses for a contract (<see cref="BindBody"/>).</summary>
     Bind = 9,
 

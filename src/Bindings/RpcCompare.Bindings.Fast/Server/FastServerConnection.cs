@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Collections.Concurrent;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Fast.Protocol;
@@ -14,7 +16,7 @@ namespace RpcCompare.Bindings.Fast.Server;
 /// on that thread; a call that completes at once is answered at once, a pending one from its
 /// continuation, so replies go out in the order calls finish. Sends are serialised by a lock.
 /// </summary>
-internal sealed class FastServerConnection : IDisposable
+internal sealed class FastServerConnection : IFrameSender, IDisposable
 {
     private readonly Socket _socket;
     private readonly FastDispatcher _dispatcher;
@@ -25,6 +27,7 @@ internal sealed class FastServerConnection : IDisposable
     private readonly RpcServiceException? _refusal;
     private readonly Lock _sendLock = new();
     private readonly FrameWriter _writer = new();
+    private readonly ConcurrentDictionary<uint, InboundStream> _inbound = new();
     private bool _closed;
 
     // refusal: when set, the connection is told this (an Error frame for the connection, id 0) and closed.
@@ -103,6 +106,21 @@ internal sealed class FastServerConnection : IDisposable
                     case FrameKind.Bind:
                         Bind(header.CallId, body);
                         break;
+                    case FrameKind.StreamData:
+                        // A chunk for a call that already ended (it failed before reading everything) is dropped.
+                        if (_inbound.TryGetValue(header.CallId, out var inbound))
+                        {
+                            inbound.Write(body);
+                        }
+
+                        break;
+                    case FrameKind.StreamEnd:
+                        if (_inbound.TryRemove(header.CallId, out var ended))
+                        {
+                            ended.Complete();
+                        }
+
+                        break;
                     default:
                         throw new FastProtocolException($"a client sent a {header.Kind} frame");
                 }
@@ -137,9 +155,15 @@ internal sealed class FastServerConnection : IDisposable
         }
     }
 
-    /// <summary>Closes the socket; a call still running finds the connection closed and sends nothing.</summary>
+    /// <summary>Closes the socket; a call still running finds the connection closed and sends nothing, and a request stream still being read fails.</summary>
     public void Dispose()
     {
+        foreach (var inbound in _inbound.Values)
+        {
+            inbound.Complete(new IOException("The client's connection closed before its stream ended."));
+        }
+
+        _inbound.Clear();
         lock (_sendLock)
         {
             _closed = true;
@@ -185,6 +209,58 @@ internal sealed class FastServerConnection : IDisposable
             }
 
             Send(_writer.Complete(FrameKind.Reply, 0, callId));
+        }
+    }
+
+    /// <summary>Starts receiving the request stream of call <paramref name="callId"/>: its StreamData frames go to the stream returned.</summary>
+    public InboundStream OpenInbound(uint callId)
+    {
+        var inbound = new InboundStream();
+        return _inbound.TryAdd(callId, inbound) ? inbound : throw new FastProtocolException($"call id {callId} sent a second stream while its first was open");
+    }
+
+    /// <summary>The call that read <paramref name="inbound"/> is over: what it left unread, and what still comes, is dropped.</summary>
+    public void CloseInbound(uint callId, InboundStream inbound)
+    {
+        _inbound.TryRemove(new KeyValuePair<uint, InboundStream>(callId, inbound));
+        inbound.Abandon();
+    }
+
+    /// <summary>Sends a reply that is a Stream: an empty Reply, the stream in chunks, then its end (or an Error if reading it fails); closes the stream.</summary>
+    public void SendReplyStream(uint callId, Stream reply, OperationDescription operation)
+    {
+        using (reply)
+        {
+            if (!SendFrame(FrameKind.Reply, callId, []))
+            {
+                return;
+            }
+
+            try
+            {
+                StreamChunks.Send(reply, callId, this);
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                // The client is reading the stream: the error ends it there.
+                SendError(callId, e, operation);
+            }
+        }
+    }
+
+    public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body)
+    {
+        lock (_sendLock)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            _writer.Reset();
+            _writer.Write(body);
+            Send(_writer.Complete(kind, 0, callId));
+            return !_closed;
         }
     }
 

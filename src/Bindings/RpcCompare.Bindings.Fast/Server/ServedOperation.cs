@@ -32,6 +32,8 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
     private readonly TContract _service;
     private readonly OperationDescription _description;
     private readonly Func<TContract, TRequest, CancellationToken, Task<TReply>> _call;
+    private readonly bool _streamIn;
+    private readonly bool _streamOut;
 
     public ServedOperation(OperationMessages operation, TContract service)
     {
@@ -39,12 +41,43 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         _description = operation.Description;
         _call = new ServerCalls<TContract, TRequest, TReply>(operation).Unary();
         Key = (operation.ServiceName, operation.Name);
+        _streamIn = operation.Request.Shape == MessageShape.Chunks;
+        _streamOut = operation.Reply.Shape == MessageShape.Chunks;
     }
 
     public (string Service, string Name) Key { get; }
 
     public void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body)
     {
+        if (_streamIn)
+        {
+            // The service reads the stream while this connection's thread receives it: the call runs on the pool.
+            var inbound = connection.OpenInbound(callId);
+            _ = Task.Run(async () =>
+            {
+                try
+                {
+                    Task<TReply> task;
+                    try
+                    {
+                        task = _call(_service, (TRequest)(object)inbound.Reader, CancellationToken.None);
+                    }
+                    catch (Exception e)
+                    {
+                        connection.SendError(callId, e, _description);
+                        return;
+                    }
+
+                    await CompleteAsync(task, connection, callId).ConfigureAwait(false);
+                }
+                finally
+                {
+                    connection.CloseInbound(callId, inbound);
+                }
+            });
+            return;
+        }
+
         TRequest request;
         try
         {
@@ -70,11 +103,22 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
 
         if (task.IsCompletedSuccessfully)
         {
-            connection.SendReply(callId, task.Result);
+            Reply(connection, callId, task.Result);
             return;
         }
 
         _ = CompleteAsync(task, connection, callId);
+    }
+
+    private void Reply(FastServerConnection connection, uint callId, TReply reply)
+    {
+        if (_streamOut)
+        {
+            connection.SendReplyStream(callId, (Stream)(object)reply, _description);
+            return;
+        }
+
+        connection.SendReply(callId, reply);
     }
 
     private async Task CompleteAsync(Task<TReply> task, FastServerConnection connection, uint callId)
@@ -90,6 +134,6 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
             return;
         }
 
-        connection.SendReply(callId, reply);
+        Reply(connection, callId, reply);
     }
 }

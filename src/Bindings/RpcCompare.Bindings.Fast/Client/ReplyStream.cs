@@ -1,0 +1,120 @@
+using System.Buffers;
+using RpcCompare.Description;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>
+/// A reply that is a Stream, read from the connection as the caller reads (WCF's streamed transfer:
+/// nothing is buffered beyond one 64 KiB chunk). The connection is the stream's until it ends, then
+/// goes back to the pool; a stream disposed before its end takes the connection with it.
+/// </summary>
+internal sealed class ReplyStream : Stream
+{
+    private readonly FastClientConnection _connection;
+    private readonly FastConnectionPool _pool;
+    private readonly uint _callId;
+    private readonly OperationDescription _operation;
+    private byte[] _chunk = ArrayPool<byte>.Shared.Rent(Protocol.StreamChunks.Size);
+    private int _offset;
+    private int _length;
+    private bool _ended;
+    private bool _released;
+
+    public ReplyStream(FastClientConnection connection, FastConnectionPool pool, uint callId, OperationDescription operation)
+    {
+        _connection = connection;
+        _pool = pool;
+        _callId = callId;
+        _operation = operation;
+    }
+
+    public override bool CanRead => !_released || _offset < _length;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => false;
+
+    public override long Length => throw new NotSupportedException("A streamed reply's length is known only at its end.");
+
+    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+    public override int Read(Span<byte> buffer)
+    {
+        ObjectDisposedException.ThrowIf(_chunk.Length == 0, this);
+        while (_offset == _length && !_ended)
+        {
+            try
+            {
+                if (!_connection.NextChunk(_callId, _operation, out var chunk))
+                {
+                    _ended = true;
+                    Release();
+                    break;
+                }
+
+                chunk.CopyTo(_chunk);
+                (_offset, _length) = (0, chunk.Length);
+            }
+            catch
+            {
+                // The server's error (or a broken connection) ends the stream; the connection goes back, or away.
+                _ended = true;
+                Release();
+                throw;
+            }
+        }
+
+        var copied = Math.Min(buffer.Length, _length - _offset);
+        _chunk.AsSpan(_offset, copied).CopyTo(buffer);
+        _offset += copied;
+        return copied;
+    }
+
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        cancellationToken.IsCancellationRequested ? Task.FromCanceled<int>(cancellationToken) : Task.FromResult(Read(buffer.AsSpan(offset, count)));
+
+    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        cancellationToken.IsCancellationRequested ? ValueTask.FromCanceled<int>(cancellationToken) : new ValueTask<int>(Read(buffer.Span));
+
+    public override void Flush()
+    {
+    }
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+    public override void SetLength(long value) => throw new NotSupportedException();
+
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            if (!_ended)
+            {
+                // Frames of this stream are still coming: the connection cannot serve another call.
+                _connection.Dispose();
+            }
+
+            Release();
+            var chunk = Interlocked.Exchange(ref _chunk, []);
+            if (chunk.Length > 0)
+            {
+                ArrayPool<byte>.Shared.Return(chunk);
+            }
+        }
+
+        base.Dispose(disposing);
+    }
+
+    private void Release()
+    {
+        if (!_released)
+        {
+            _released = true;
+            _pool.Return(_connection);
+        }
+    }
+}
