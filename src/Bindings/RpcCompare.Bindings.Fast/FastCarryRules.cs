@@ -32,6 +32,12 @@ internal sealed class FastCarryRules : CarryRules
             yield break;
         }
 
+        if (operation.Parameters.Any(p => p.IsStream) && operation.Return is { IsStream: true })
+        {
+            // The client sends its whole stream before it reads: a service that answers while it reads would wait on it.
+            yield return "a Stream both in and out is not carried by the fast binding yet (its client sends the whole request stream before reading the reply)";
+        }
+
         if (operation.Return?.Type is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(IAsyncEnumerable<>))
         {
             yield return "an IAsyncEnumerable result (a stream of messages) is not carried by the fast binding yet";

@@ -60,7 +60,8 @@ public sealed class FastServerTests
         raw.Send(header);
         var (answer, body) = raw.Read();
 
-        Assert.Equal((FrameKind.Error, 7u), (answer.Kind, answer.CallId));
+        // For the connection (id 0), which closes: the client fails its call and drops the connection.
+        Assert.Equal((FrameKind.Error, 0u), (answer.Kind, answer.CallId));
         var error = Body.ReadProtocol<ErrorBody>(body);
         Assert.Equal(RpcErrorCode.QuotaExceeded, (RpcErrorCode)error.Code);
         Assert.Contains($"{length - 8:#,0} bytes, over the server's limit of 16,777,216 bytes (FastUds:MaxMessageSize)", error.Message, StringComparison.Ordinal);
@@ -72,10 +73,14 @@ public sealed class FastServerTests
     {
         await using var server = await TestFastServer.StartAsync(o => o.MaxMessageSize = 1000);
 
-        var error = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Send(new string('x', 5000)));
+        var probe = server.Client<IProbe>();
+
+        var error = Assert.Throws<RpcServiceException>(() => probe.Send(new string('x', 5000)));
 
         Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
         Assert.Contains("over the server's limit of 1,000 bytes", error.Message, StringComparison.Ordinal);
+        // The server closed that connection; the client dropped it rather than pooling it.
+        Assert.Equal("next", probe.Send("next"));
     }
 
     [Fact]
@@ -142,6 +147,21 @@ public sealed class FastServerTests
         await Eventually.HoldsAsync(() => server.Log.Matching("closed: idle").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
 
         Assert.Equal(2, probe.Echo(2));
+    }
+
+    [Fact]
+    public async Task ACallLongerThanTheIdleTimeout_KeepsItsConnection()
+    {
+        await using var server = await TestFastServer.StartAsync(o => { o.IdleTimeout = TimeSpan.FromMilliseconds(200); o.FrameTimeout = TimeSpan.FromMilliseconds(100); });
+        var probe = server.Client<IProbe>();
+        var call = Task.Run(() => probe.LaterAsync(3));
+
+        // The scenario itself: the call stays pending for several idle timeouts before the service answers it.
+        await Task.Delay(TimeSpan.FromMilliseconds(700));
+        server.Probe.Release(3);
+
+        Assert.Equal(30, await call.Bounded());
+        Assert.Empty(server.Log.Matching("closed: idle"));
     }
 
     /// <summary>The probe's Later request: one int field, as the envelope carries it.</summary>

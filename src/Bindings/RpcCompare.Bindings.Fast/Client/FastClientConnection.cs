@@ -25,7 +25,8 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
     {
         _socket = socket;
         _options = options;
-        _reader = new FrameReader(socket, options.MaxMessageSize);
+        // Stream chunks are up to 64 KiB whatever the message limit; a reply's own limit is checked in Answer.
+        _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size));
     }
 
     public bool IsBroken { get; private set; }
@@ -41,10 +42,10 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
             socket.Connect(new UnixDomainSocketEndPoint(path));
             return new FastClientConnection(socket, options);
         }
-        catch
+        catch (SocketException e)
         {
             socket.Dispose();
-            throw;
+            throw new IOException($"Could not connect to fast-uds at {path}: {e.Message}", e);
         }
     }
 
@@ -91,14 +92,17 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         if (description.IsOneWay)
         {
             // WCF's one-way semantics: done once the request is handed to the transport; call id 0 asks for no answer.
-            Send(_writer.Complete(FrameKind.Request, id, 0));
+            if (!Send(_writer.Complete(FrameKind.Request, id, 0)))
+            {
+                throw new IOException("The fast-uds server closed the connection; the one-way call was not sent.");
+            }
+
             LastUsed = Environment.TickCount64;
             return default!;
         }
 
         var callId = NextCallId();
-        var body = Exchange(_writer.Complete(FrameKind.Request, id, callId), callId, FrameKind.Reply, description);
-        return Body.ReadMessage<TReply>(body);
+        return Decode<TReply>(Exchange(_writer.Complete(FrameKind.Request, id, callId), callId, FrameKind.Reply, description), description);
     }
 
     public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body) => SendFrame(kind, 0, callId, body);
@@ -141,7 +145,16 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         _writer.Reset();
         Body.WriteProtocol(_writer, new BindBody { Service = contract.ServiceName, Operations = [.. contract.OperationNames] });
         var callId = NextCallId();
-        var reply = Body.ReadProtocol<BoundBody>(Exchange(_writer.Complete(FrameKind.Bind, 0, callId), callId, FrameKind.Bound, null));
+        BoundBody reply;
+        try
+        {
+            reply = Body.ReadProtocol<BoundBody>(Exchange(_writer.Complete(FrameKind.Bind, 0, callId), callId, FrameKind.Bound, null));
+        }
+        catch (ProtoBuf.ProtoException e)
+        {
+            IsBroken = true;
+            throw new IOException($"The fast-uds server answered a bind with bytes that are not a bind reply: {e.Message}", e);
+        }
         if (reply.Ids.Count != contract.OperationNames.Count)
         {
             IsBroken = true;
@@ -181,15 +194,27 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         var body = Answer(callId, FrameKind.Reply, description);
         return streamOut
             ? (TReply)(object)new ReplyStream(this, pool ?? throw new ArgumentNullException(nameof(pool)), callId, description)
-            : Body.ReadMessage<TReply>(body);
+            : Decode<TReply>(body, description);
+    }
+
+    // A reply that does not decode was read whole: the connection is fine, the builds disagree.
+    private static TReply Decode<TReply>(ReadOnlySpan<byte> body, OperationDescription operation)
+    {
+        try
+        {
+            return Body.ReadMessage<TReply>(body);
+        }
+        catch (Exception e)
+        {
+            throw new InvalidDataException($"The reply to {operation.Name} is not a valid message of it (do client and server use the same contract?): {e.Message}", e);
+        }
     }
 
     private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)
     {
         _writer.Reset();
         _writer.Write(body);
-        Send(_writer.Complete(kind, operation, callId));
-        return true;
+        return Send(_writer.Complete(kind, operation, callId));
     }
 
     /// <summary>Sends a frame and reads until its answer: the body of a <paramref name="expected"/> frame, or the error it got thrown.</summary>
@@ -200,10 +225,11 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
     }
 
     /// <summary>
-    /// Sends a whole frame. A failed send is reported only if the server has nothing to say: a server
-    /// that refused the connection told us why before it closed, and that is read next instead.
+    /// Sends a whole frame; false when the send failed but the server has something to say (a server
+    /// that refused the connection, or a request, told us why before it closed: that is read next).
+    /// Either way a failed send breaks the connection.
     /// </summary>
-    private void Send(ReadOnlySpan<byte> frame)
+    private bool Send(ReadOnlySpan<byte> frame)
     {
         try
         {
@@ -211,14 +237,13 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
             {
                 frame = frame[_socket.Send(frame)..];
             }
+
+            return true;
         }
         catch (SocketException e)
         {
-            if (!_socket.Poll(0, SelectMode.SelectRead))
-            {
-                IsBroken = true;
-                throw new IOException($"The fast-uds connection failed: {e.Message}", e);
-            }
+            IsBroken = true;
+            return _socket.Poll(0, SelectMode.SelectRead) ? false : throw new IOException($"The fast-uds connection failed: {e.Message}", e);
         }
     }
 
@@ -230,6 +255,13 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         {
             IsBroken = true;
             throw Unexpected(callId, kind, callId);
+        }
+
+        if (body.Length > _options.MaxMessageSize)
+        {
+            // Read whole (it was no larger than a stream chunk): the connection is fine.
+            throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
+                $"The reply is {body.Length:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize).");
         }
 
         LastUsed = Environment.TickCount64;
@@ -254,7 +286,18 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
             {
                 IsBroken |= header.CallId == 0;
                 LastUsed = Environment.TickCount64;
-                throw FastErrors.ToException(Body.ReadProtocol<ErrorBody>(body), operation);
+                ErrorBody error;
+                try
+                {
+                    error = Body.ReadProtocol<ErrorBody>(body);
+                }
+                catch (ProtoBuf.ProtoException e)
+                {
+                    IsBroken = true;
+                    throw new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e);
+                }
+
+                throw FastErrors.ToException(error, operation);
             }
 
             if (header.CallId != callId)

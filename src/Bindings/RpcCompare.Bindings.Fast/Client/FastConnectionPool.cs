@@ -9,7 +9,8 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// </summary>
 internal sealed class FastConnectionPool
 {
-    private static readonly ConcurrentDictionary<(string Address, FastClientOptions Options), FastConnectionPool> Pools = new();
+    // By the options' values, not the instance: every factory makes its own options, and pools are never dropped.
+    private static readonly ConcurrentDictionary<(string Address, int MaxMessageSize, TimeSpan IdleCheckAfter), FastConnectionPool> Pools = new();
     private readonly ConcurrentStack<FastClientConnection> _idle = new();
     private readonly string _address;
     private readonly FastClientOptions _options;
@@ -21,7 +22,8 @@ internal sealed class FastConnectionPool
     }
 
     public static FastConnectionPool For(string address, FastClientOptions options) =>
-        Pools.GetOrAdd((address, options), static key => new FastConnectionPool(key.Address, key.Options));
+        Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter), static key =>
+            new FastConnectionPool(key.Address, new FastClientOptions { MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter }));
 
     public FastClientConnection Rent()
     {

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Collections.Concurrent;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
@@ -6,7 +5,6 @@ using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts;
-using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Fast.Server;
 
@@ -14,9 +12,9 @@ namespace RpcCompare.Bindings.Fast.Server;
 /// One client connection, read on a thread of its own with blocking receives (no thread-pool hop
 /// per message: docs/measurements/fast-stage0-waiting-modes-20261126.md). Requests are dispatched
 /// on that thread; a call that completes at once is answered at once, a pending one from its
-/// continuation, so replies go out in the order calls finish. Sends are serialised by a lock.
+/// continuation, so replies go out in the order calls finish (<see cref="Sender"/>).
 /// </summary>
-internal sealed class FastServerConnection : IFrameSender, IDisposable
+internal sealed class FastServerConnection : IDisposable
 {
     private readonly Socket _socket;
     private readonly FastDispatcher _dispatcher;
@@ -25,10 +23,8 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
     private readonly CallerIdentity _caller;
     private readonly ILogger _logger;
     private readonly RpcServiceException? _refusal;
-    private readonly Lock _sendLock = new();
-    private readonly FrameWriter _writer = new();
     private readonly ConcurrentDictionary<uint, InboundStream> _inbound = new();
-    private bool _closed;
+    private readonly CancellationTokenSource _closing = new();
 
     // refusal: when set, the connection is told this (an Error frame for the connection, id 0) and closed.
     public FastServerConnection(Socket socket, FastDispatcher dispatcher, FastUdsBindingOptions options, ConnectionIncidents incidents,
@@ -42,27 +38,27 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
         _logger = logger;
         Id = id;
         _refusal = refusal;
+        Sender = new ConnectionSender(socket, logger, id);
     }
 
     public long Id { get; }
+
+    /// <summary>Where calls send their replies and errors.</summary>
+    public ConnectionSender Sender { get; }
 
     /// <summary>The connection's loop; returns when it is closed, by either side.</summary>
     public void Run()
     {
         // Set once: every call dispatched on this thread (and its continuations) sees who connected.
         CallerIdentity.Current = _caller;
-        using var reader = new FrameReader(_socket, _options.MaxMessageSize) { FrameTimeout = _options.FrameTimeout };
+        // Stream chunks are up to 64 KiB whatever the message limit; a request's own limit is checked in Handle.
+        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout };
         var reason = "closed by the client";
         try
         {
             if (_refusal is not null)
             {
-                lock (_sendLock)
-                {
-                    // Call id 0: the connection itself.
-                    WriteError(0, FastErrors.ToBody(_refusal, null));
-                }
-
+                Sender.ConnectionError(_refusal);
                 Linger();
                 reason = "refused: " + _refusal.Message;
                 return;
@@ -84,7 +80,8 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
                 }
                 catch (SocketException e) when (IsTimeout(e) && reader.IsBetweenFrames)
                 {
-                    if (_options.IdleTimeout == Timeout.InfiniteTimeSpan || Environment.TickCount64 - lastFrame < _options.IdleTimeout.TotalMilliseconds)
+                    // Idle means no frame and no call in flight: a long call keeps its connection.
+                    if (Sender.InFlight > 0 || _options.IdleTimeout == Timeout.InfiniteTimeSpan || Environment.TickCount64 - lastFrame < _options.IdleTimeout.TotalMilliseconds)
                     {
                         continue;
                     }
@@ -95,41 +92,14 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
                 }
 
                 lastFrame = Environment.TickCount64;
-                switch (header.Kind)
-                {
-                    case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
-                        operation.Dispatch(this, header.CallId, body);
-                        break;
-                    case FrameKind.Request:
-                        SendError(header.CallId, new RpcServiceException(RpcErrorCode.NotFound, $"Operation id {header.Operation} is not one this server gave out; bind the contract first."), null);
-                        break;
-                    case FrameKind.Bind:
-                        Bind(header.CallId, body);
-                        break;
-                    case FrameKind.StreamData:
-                        // A chunk for a call that already ended (it failed before reading everything) is dropped.
-                        if (_inbound.TryGetValue(header.CallId, out var inbound))
-                        {
-                            inbound.Write(body);
-                        }
-
-                        break;
-                    case FrameKind.StreamEnd:
-                        if (_inbound.TryRemove(header.CallId, out var ended))
-                        {
-                            ended.Complete();
-                        }
-
-                        break;
-                    default:
-                        throw new FastProtocolException($"a client sent a {header.Kind} frame");
-                }
+                Handle(header, body);
             }
         }
         catch (FrameTooLargeException e)
         {
-            SendError(e.Header.CallId, new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The request is {e.BodyLength:#,0} bytes, over the server's limit of {_options.MaxMessageSize:#,0} bytes ({FastUdsBindingOptions.SectionName}:MaxMessageSize); the connection is closed."), null);
+            // Call id 0: the client's call fails with it and the client drops the connection, which closes now.
+            Sender.ConnectionError(new RpcServiceException(RpcErrorCode.QuotaExceeded,
+                $"The request is {e.BodyLength:#,0} bytes, over the server's limit of {_options.MaxMessageSize:#,0} bytes ({FastUdsBindingOptions.SectionName}:MaxMessageSize); the connection is closed."));
             _incidents.Add(ConnectionIncident.Malformed, "an over-limit message (answered QuotaExceeded, closed)");
             reason = e.Message;
         }
@@ -143,10 +113,16 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
             _incidents.Add(ConnectionIncident.Stalled, "a frame left unfinished past the frame timeout");
             reason = "stalled inside a frame";
         }
-        catch (Exception e) when (e is SocketException or EndOfStreamException or ObjectDisposedException)
+        catch (Exception e) when (e is SocketException or EndOfStreamException or ObjectDisposedException or OperationCanceledException)
         {
             _incidents.Add(ConnectionIncident.Dropped, "went away inside a frame");
             reason = e.Message;
+        }
+        catch (Exception e)
+        {
+            // A bug here must cost this connection only, never the host (this is a thread of its own).
+            FastServerLog.OperationFailed(_logger, e, "connection loop", Id);
+            reason = "failed: " + e.Message;
         }
         finally
         {
@@ -155,61 +131,34 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
         }
     }
 
-    /// <summary>Closes the socket; a call still running finds the connection closed and sends nothing, and a request stream still being read fails.</summary>
+    /// <summary>Closes the connection: a call still running sends nothing, a request stream still being read fails.</summary>
     public void Dispose()
     {
+        _closing.Cancel();
+        Sender.Dispose();
         foreach (var inbound in _inbound.Values)
         {
             inbound.Complete(new IOException("The client's connection closed before its stream ended."));
         }
 
         _inbound.Clear();
-        lock (_sendLock)
-        {
-            _closed = true;
-            _writer.Dispose();
-        }
-
         _socket.Dispose();
+        _closing.Dispose();
     }
 
-    /// <summary>Closes the connection from the server's side (the host is stopping).</summary>
+    /// <summary>Closes the connection from the server's side (the host is stopping): its loop then ends.</summary>
     public void Abort()
     {
         try
         {
-            _socket.Shutdown(SocketShutdown.Both);
+            _closing.Cancel();
         }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        catch (ObjectDisposedException)
         {
-            // Already gone.
+            // Its loop has already ended.
         }
-    }
 
-    public void SendReply<TReply>(uint callId, TReply reply)
-    {
-        lock (_sendLock)
-        {
-            // Call id 0: a one-way call, which WCF answers with nothing at all.
-            if (_closed || callId == 0)
-            {
-                return;
-            }
-
-            _writer.Reset();
-            try
-            {
-                Body.WriteMessage(_writer, reply);
-            }
-            catch (Exception e)
-            {
-                FastServerLog.OperationFailed(_logger, e, "reply serialization", Id);
-                WriteError(callId, FastErrors.ToBody(e, null));
-                return;
-            }
-
-            Send(_writer.Complete(FrameKind.Reply, 0, callId));
-        }
+        Sender.Dispose();
     }
 
     /// <summary>Starts receiving the request stream of call <paramref name="callId"/>: its StreamData frames go to the stream returned.</summary>
@@ -226,70 +175,44 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
         inbound.Abandon();
     }
 
-    /// <summary>Sends a reply that is a Stream: an empty Reply, the stream in chunks, then its end (or an Error if reading it fails); closes the stream.</summary>
-    public void SendReplyStream(uint callId, Stream reply, OperationDescription operation)
+    private void Handle(FrameHeader header, ReadOnlySpan<byte> body)
     {
-        using (reply)
+        switch (header.Kind)
         {
-            if (!SendFrame(FrameKind.Reply, callId, []))
-            {
-                return;
-            }
+            case FrameKind.Request when header.BodyLength > _options.MaxMessageSize:
+                throw new FrameTooLargeException(header, header.BodyLength, _options.MaxMessageSize);
+            case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
+                Sender.Started();
+                operation.Dispatch(this, header.CallId, body);
+                break;
+            case FrameKind.Request:
+                Sender.Started();
+                Sender.Error(header.CallId, new RpcServiceException(RpcErrorCode.NotFound, $"Operation id {header.Operation} is not one this server gave out; bind the contract first."), null);
+                break;
+            case FrameKind.Bind:
+                Sender.SendProtocol(FrameKind.Bound, header.CallId, Bind(body));
+                break;
+            case FrameKind.StreamData:
+                // A chunk for a call that already ended (it failed before reading everything) is dropped.
+                if (_inbound.TryGetValue(header.CallId, out var inbound))
+                {
+                    inbound.Write(body, _closing.Token);
+                }
 
-            try
-            {
-                StreamChunks.Send(reply, callId, this);
-            }
-            catch (Exception e) when (e is not OutOfMemoryException)
-            {
-                // The client is reading the stream: the error ends it there.
-                SendError(callId, e, operation);
-            }
+                break;
+            case FrameKind.StreamEnd:
+                if (_inbound.TryRemove(header.CallId, out var ended))
+                {
+                    ended.Complete();
+                }
+
+                break;
+            default:
+                throw new FastProtocolException($"a client sent a {header.Kind} frame");
         }
     }
 
-    public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body)
-    {
-        lock (_sendLock)
-        {
-            if (_closed)
-            {
-                return false;
-            }
-
-            _writer.Reset();
-            _writer.Write(body);
-            Send(_writer.Complete(kind, 0, callId));
-            return !_closed;
-        }
-    }
-
-    /// <summary>Sends the error a call ended with; a one-way call's (call id 0) is only logged, as WCF does.</summary>
-    public void SendError(uint callId, Exception exception, OperationDescription? operation)
-    {
-        if (exception is not RpcServiceException and not System.ServiceModel.FaultException)
-        {
-            FastServerLog.OperationFailed(_logger, exception, operation?.Name ?? "?", Id);
-        }
-
-        lock (_sendLock)
-        {
-            if (!_closed && callId != 0)
-            {
-                WriteError(callId, FastErrors.ToBody(exception, operation));
-            }
-        }
-    }
-
-    // Under _sendLock.
-    private void WriteError(uint callId, ErrorBody error)
-    {
-        _writer.Reset();
-        Body.WriteProtocol(_writer, error);
-        Send(_writer.Complete(FrameKind.Error, 0, callId));
-    }
-
-    private void Bind(uint callId, ReadOnlySpan<byte> body)
+    private BoundBody Bind(ReadOnlySpan<byte> body)
     {
         BindBody bind;
         try
@@ -314,33 +237,7 @@ internal sealed class FastServerConnection : IFrameSender, IDisposable
             }
         }
 
-        lock (_sendLock)
-        {
-            if (_closed)
-            {
-                return;
-            }
-
-            _writer.Reset();
-            Body.WriteProtocol(_writer, bound);
-            Send(_writer.Complete(FrameKind.Bound, 0, callId));
-        }
-    }
-
-    // Under _sendLock. A client that has gone leaves the reader to notice; a send never throws out of a call's completion.
-    private void Send(ReadOnlySpan<byte> frame)
-    {
-        try
-        {
-            while (!frame.IsEmpty)
-            {
-                frame = frame[_socket.Send(frame)..];
-            }
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            _closed = true;
-        }
+        return bound;
     }
 
     /// <summary>

@@ -22,8 +22,11 @@ internal sealed class InboundStream
     /// <summary>What the service is given.</summary>
     public Stream Reader { get; }
 
-    /// <summary>Appends a chunk; blocks while the service is a megabyte behind. Returns at once once the call is over.</summary>
-    public void Write(ReadOnlySpan<byte> chunk)
+    /// <summary>
+    /// Appends a chunk; blocks while the service is a megabyte behind. Returns at once once the call is
+    /// over; throws <see cref="OperationCanceledException"/> when <paramref name="closing"/> fires (the connection is closing).
+    /// </summary>
+    public void Write(ReadOnlySpan<byte> chunk, CancellationToken closing)
     {
         if (_done)
         {
@@ -31,7 +34,7 @@ internal sealed class InboundStream
         }
 
         _pipe.Writer.Write(chunk);
-        _done = _pipe.Writer.FlushAsync().AsTask().GetAwaiter().GetResult().IsCompleted;
+        _done = _pipe.Writer.FlushAsync(closing).AsTask().GetAwaiter().GetResult().IsCompleted;
     }
 
     /// <summary>The stream ended (StreamEnd), or failed (the connection went away): the service's reads see it.</summary>

@@ -55,25 +55,21 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
             var inbound = connection.OpenInbound(callId);
             _ = Task.Run(async () =>
             {
+                TReply reply;
                 try
                 {
-                    Task<TReply> task;
-                    try
-                    {
-                        task = _call(_service, (TRequest)(object)inbound.Reader, CancellationToken.None);
-                    }
-                    catch (Exception e)
-                    {
-                        connection.SendError(callId, e, _description);
-                        return;
-                    }
-
-                    await CompleteAsync(task, connection, callId).ConfigureAwait(false);
+                    reply = await _call(_service, (TRequest)(object)inbound.Reader, CancellationToken.None).ConfigureAwait(false);
                 }
-                finally
+                catch (Exception e)
                 {
                     connection.CloseInbound(callId, inbound);
+                    connection.Sender.Error(callId, e, _description);
+                    return;
                 }
+
+                // Before the reply: the connection's thread may be blocked writing chunks the call no longer reads.
+                connection.CloseInbound(callId, inbound);
+                Reply(connection, callId, reply);
             });
             return;
         }
@@ -86,7 +82,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         catch (Exception e)
         {
             // protobuf-net reports a bad message with several exception types; any of them is the client's mistake.
-            connection.SendError(callId, new RpcServiceException(RpcErrorCode.InvalidArgument, $"The request is not a valid {Key.Name} message: {e.Message}"), _description);
+            connection.Sender.Error(callId, new RpcServiceException(RpcErrorCode.InvalidArgument, $"The request is not a valid {Key.Name} message: {e.Message}"), _description);
             return;
         }
 
@@ -97,7 +93,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         }
         catch (Exception e)
         {
-            connection.SendError(callId, e, _description);
+            connection.Sender.Error(callId, e, _description);
             return;
         }
 
@@ -114,11 +110,11 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
     {
         if (_streamOut)
         {
-            connection.SendReplyStream(callId, (Stream)(object)reply, _description);
+            connection.Sender.ReplyStream(callId, (Stream)(object)reply, _description);
             return;
         }
 
-        connection.SendReply(callId, reply);
+        connection.Sender.Reply(callId, reply);
     }
 
     private async Task CompleteAsync(Task<TReply> task, FastServerConnection connection, uint callId)
@@ -130,7 +126,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         }
         catch (Exception e)
         {
-            connection.SendError(callId, e, _description);
+            connection.Sender.Error(callId, e, _description);
             return;
         }
 

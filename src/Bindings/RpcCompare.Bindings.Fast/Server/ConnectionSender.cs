@@ -1,0 +1,230 @@
+using System.Buffers;
+using System.Net.Sockets;
+using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Contracts;
+using RpcCompare.Description;
+
+namespace RpcCompare.Bindings.Fast.Server;
+
+/// <summary>
+/// The sending half of a server connection: replies and errors come from the connection's thread
+/// and from continuations of pending calls, so every frame is built and sent under one lock. Counts
+/// the calls in flight (a call is in flight from dispatch to its last frame), so the connection is
+/// idle only when none is. Sends never throw: a client that has gone is the reader's to notice.
+/// </summary>
+internal sealed class ConnectionSender : IFrameSender, IDisposable
+{
+    private readonly Socket _socket;
+    private readonly ILogger _logger;
+    private readonly long _connectionId;
+    private readonly Lock _lock = new();
+    private readonly FrameWriter _writer = new();
+    private int _inFlight;
+    private bool _closed;
+
+    public ConnectionSender(Socket socket, ILogger logger, long connectionId)
+    {
+        _socket = socket;
+        _logger = logger;
+        _connectionId = connectionId;
+    }
+
+    /// <summary>Calls dispatched and not yet answered.</summary>
+    public int InFlight => Volatile.Read(ref _inFlight);
+
+    /// <summary>A call was dispatched: it ends with exactly one of <see cref="Reply{TReply}"/>, <see cref="ReplyStream"/> or <see cref="Error"/>.</summary>
+    public void Started() => Interlocked.Increment(ref _inFlight);
+
+    /// <summary>The call's reply message; nothing for a one-way call (call id 0), which WCF answers with nothing at all.</summary>
+    public void Reply<TReply>(uint callId, TReply reply)
+    {
+        try
+        {
+            lock (_lock)
+            {
+                if (_closed || callId == 0)
+                {
+                    return;
+                }
+
+                _writer.Reset();
+                try
+                {
+                    Body.WriteMessage(_writer, reply);
+                }
+                catch (Exception e)
+                {
+                    FastServerLog.OperationFailed(_logger, e, "reply serialization", _connectionId);
+                    WriteError(callId, SafeBody(e, null));
+                    return;
+                }
+
+                Send(_writer.Complete(FrameKind.Reply, 0, callId));
+            }
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _inFlight);
+        }
+    }
+
+    /// <summary>A reply that is a Stream: an empty Reply, the stream in chunks, then its end (or an Error if reading it fails); closes the stream.</summary>
+    public void ReplyStream(uint callId, Stream reply, OperationDescription operation)
+    {
+        try
+        {
+            using (reply)
+            {
+                if (!SendFrame(FrameKind.Reply, callId, []))
+                {
+                    return;
+                }
+
+                try
+                {
+                    StreamChunks.Send(reply, callId, this);
+                }
+                catch (Exception e)
+                {
+                    // The client is reading the stream: the error ends it there.
+                    LogUnexpected(e, operation);
+                    SendErrorFrame(callId, e, operation);
+                }
+            }
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _inFlight);
+        }
+    }
+
+    /// <summary>The error a call ended with; a one-way call's (call id 0) is only logged, as WCF does.</summary>
+    public void Error(uint callId, Exception exception, OperationDescription? operation)
+    {
+        try
+        {
+            LogUnexpected(exception, operation);
+            if (callId != 0)
+            {
+                SendErrorFrame(callId, exception, operation);
+            }
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _inFlight);
+        }
+    }
+
+    /// <summary>An error for the connection itself (call id 0): the client fails its call with it and drops the connection.</summary>
+    public void ConnectionError(RpcServiceException error) => SendErrorFrame(0, error, null);
+
+    /// <summary>Any frame outside a call's accounting (Bound, stream chunks).</summary>
+    public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body)
+    {
+        lock (_lock)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            _writer.Reset();
+            _writer.Write(body);
+            Send(_writer.Complete(kind, 0, callId));
+            return !_closed;
+        }
+    }
+
+    /// <summary>A protocol body (Bound) as a frame.</summary>
+    public void SendProtocol<T>(FrameKind kind, uint callId, T body)
+    {
+        lock (_lock)
+        {
+            if (_closed)
+            {
+                return;
+            }
+
+            _writer.Reset();
+            Body.WriteProtocol(_writer, body);
+            Send(_writer.Complete(kind, 0, callId));
+        }
+    }
+
+    /// <summary>No frame is sent after this. Shuts the socket down first, so a send blocked on a client that stopped reading gives up the lock.</summary>
+    public void Dispose()
+    {
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
+        }
+
+        lock (_lock)
+        {
+            _closed = true;
+            _writer.Dispose();
+        }
+    }
+
+    private void SendErrorFrame(uint callId, Exception exception, OperationDescription? operation)
+    {
+        lock (_lock)
+        {
+            if (!_closed)
+            {
+                WriteError(callId, SafeBody(exception, operation));
+            }
+        }
+    }
+
+    private void LogUnexpected(Exception exception, OperationDescription? operation)
+    {
+        if (exception is not RpcServiceException and not System.ServiceModel.FaultException)
+        {
+            FastServerLog.OperationFailed(_logger, exception, operation?.Name ?? "?", _connectionId);
+        }
+    }
+
+    // A fault whose detail does not serialize must still end the call, as Internal.
+    private ErrorBody SafeBody(Exception exception, OperationDescription? operation)
+    {
+        try
+        {
+            return FastErrors.ToBody(exception, operation);
+        }
+        catch (Exception e)
+        {
+            FastServerLog.OperationFailed(_logger, e, "error serialization", _connectionId);
+            return FastErrors.ToBody(new InvalidOperationException(), null);
+        }
+    }
+
+    // Under _lock.
+    private void WriteError(uint callId, ErrorBody error)
+    {
+        _writer.Reset();
+        Body.WriteProtocol(_writer, error);
+        Send(_writer.Complete(FrameKind.Error, 0, callId));
+    }
+
+    // Under _lock.
+    private void Send(ReadOnlySpan<byte> frame)
+    {
+        try
+        {
+            while (!frame.IsEmpty)
+            {
+                frame = frame[_socket.Send(frame)..];
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            _closed = true;
+        }
+    }
+}
