@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Contracts;
@@ -12,7 +11,7 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// on the way (the binding's blocking mode). A connection that failed in any way but an error
 /// reply is <see cref="IsBroken"/> and is not reused.
 /// </summary>
-internal sealed class FastClientConnection : IFrameSender, IDisposable
+internal sealed partial class FastClientConnection : IFrameSender, IDisposable
 {
     private readonly Socket _socket;
     private readonly FrameReader _reader;
@@ -105,28 +104,6 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         return Decode<TReply>(Exchange(_writer.Complete(FrameKind.Request, id, callId), callId, FrameKind.Reply, description), description);
     }
 
-    public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body) => SendFrame(kind, 0, callId, body);
-
-    /// <summary>
-    /// The next chunk of call <paramref name="callId"/>'s reply stream, valid until the next read;
-    /// false at its end. An Error frame ends the stream with the error the server sent.
-    /// </summary>
-    public bool NextChunk(uint callId, OperationDescription operation, out ReadOnlySpan<byte> chunk)
-    {
-        var kind = Receive(callId, operation, out chunk);
-        switch (kind)
-        {
-            case FrameKind.StreamData:
-                return true;
-            case FrameKind.StreamEnd:
-                LastUsed = Environment.TickCount64;
-                return false;
-            default:
-                IsBroken = true;
-                throw Unexpected(callId, kind, callId);
-        }
-    }
-
     public void Dispose()
     {
         IsBroken = true;
@@ -166,37 +143,6 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         return bound;
     }
 
-    private TReply CallStreamed<TRequest, TReply>(ushort id, OperationDescription description, TRequest request, bool streamIn, bool streamOut, FastConnectionPool? pool)
-    {
-        var callId = NextCallId();
-        if (streamIn)
-        {
-            SendFrame(FrameKind.Request, id, callId, []);
-            try
-            {
-                StreamChunks.Send((Stream)(object)request!, callId, this);
-            }
-            catch
-            {
-                // The caller's stream failed part-way: the server waits for the rest of a request it will never get.
-                IsBroken = true;
-                throw;
-            }
-        }
-        else
-        {
-            _writer.Reset();
-            Body.WriteMessage(_writer, request);
-            ThrowIfTooLarge();
-            Send(_writer.Complete(FrameKind.Request, id, callId));
-        }
-
-        var body = Answer(callId, FrameKind.Reply, description);
-        return streamOut
-            ? (TReply)(object)new ReplyStream(this, pool ?? throw new ArgumentNullException(nameof(pool)), callId, description)
-            : Decode<TReply>(body, description);
-    }
-
     // A reply that does not decode was read whole: the connection is fine, the builds disagree.
     private static TReply Decode<TReply>(ReadOnlySpan<byte> body, OperationDescription operation)
     {
@@ -208,13 +154,6 @@ internal sealed class FastClientConnection : IFrameSender, IDisposable
         {
             throw new InvalidDataException($"The reply to {operation.Name} is not a valid message of it (do client and server use the same contract?): {e.Message}", e);
         }
-    }
-
-    private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)
-    {
-        _writer.Reset();
-        _writer.Write(body);
-        return Send(_writer.Complete(kind, operation, callId));
     }
 
     /// <summary>Sends a frame and reads until its answer: the body of a <paramref name="expected"/> frame, or the error it got thrown.</summary>
