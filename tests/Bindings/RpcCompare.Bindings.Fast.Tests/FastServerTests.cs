@@ -155,13 +155,19 @@ public sealed class FastServerTests
         await using var server = await TestFastServer.StartAsync(o => { o.IdleTimeout = TimeSpan.FromMilliseconds(200); o.FrameTimeout = TimeSpan.FromMilliseconds(100); });
         var probe = server.Client<IProbe>();
         var call = Task.Run(() => probe.LaterAsync(3));
+        await Eventually.HoldsAsync(() => server.Probe.IsWaiting(3), Settle, () => "the call never reached the service");
 
-        // The scenario itself: the call stays pending for several idle timeouts before the service answers it.
-        await Task.Delay(TimeSpan.FromMilliseconds(700));
+        // A connection opened after the call was dispatched, with nothing in flight: once the server has closed it
+        // as idle, the call's connection has been quiet at least as long.
+        using (var idle = new RawFastConnection(server.Path))
+        {
+            await Eventually.HoldsAsync(() => server.Log.Matching("closed: idle").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
+        }
+
         server.Probe.Release(3);
 
         Assert.Equal(30, await call.Bounded());
-        Assert.Empty(server.Log.Matching("closed: idle"));
+        Assert.Single(server.Log.Matching("closed: idle"));
     }
 
     /// <summary>The probe's Later request: one int field, as the envelope carries it.</summary>

@@ -54,6 +54,15 @@ public sealed class Probe : IProbe
     /// <summary>Completes the pending call with <paramref name="key"/>, answering it with key × 10.</summary>
     public void Release(int key) => Pending(key).TrySetResult(key * 10);
 
+    /// <summary>Whether a call with <paramref name="key"/> has reached the service and waits for <see cref="Release"/>.</summary>
+    public bool IsWaiting(int key)
+    {
+        lock (_later)
+        {
+            return _later.TryGetValue(key, out var pending) && !pending.Task.IsCompleted;
+        }
+    }
+
     public string Caller() => CallerIdentity.Current?.ToString() ?? "nobody";
 
     public byte[] Bytes(int size) => new byte[size];
