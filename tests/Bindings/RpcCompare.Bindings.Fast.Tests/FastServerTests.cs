@@ -166,8 +166,9 @@ public sealed class FastServerTests
 
         server.Probe.Release(3);
 
+        // Had the server closed the call's connection while it was pending, the answer would be lost (an IOException here).
+        // Once it is answered, that connection may be closed as idle too: that is no longer this test's business.
         Assert.Equal(30, await call.Bounded());
-        Assert.Single(server.Log.Matching("closed: idle"));
     }
 
     /// <summary>The probe's Later request: one int field, as the envelope carries it.</summary>
