@@ -69,6 +69,7 @@ internal sealed class WcfHttpServer : KestrelBindingServer
     {
         WcfServiceModel.AddServices(services, Name, Endpoints, _options, HostServices);
         services.AddServiceModelMetadata();
+        MetadataRequests.AddServices(services);
         // The WSDL's addresses follow the Host header a client used, not the listen address: a host
         // listening on 0.0.0.0 in a container would otherwise send clients to http://0.0.0.0:8080.
         services.AddSingleton<IServiceBehavior, UseRequestHeadersForMetadataAddressBehavior>();
@@ -89,18 +90,10 @@ internal sealed class WcfHttpServer : KestrelBindingServer
         var metadata = application.Services.GetRequiredService<ServiceMetadataBehavior>();
         metadata.HttpGetEnabled = !Security.UsesTls;
         metadata.HttpsGetEnabled = Security.UsesTls;
-        // ?wsdl answers with the one self-contained document (?singleWsdl): CoreWCF's multi-document
-        // form imports the binding from another namespace, and a Node.js soap client built from it
-        // sent every call with the wrong body element. ?wsdl=wsdl0 and ?xsd=xsd0 still answer.
-        application.Use((context, next) =>
-        {
-            if (HttpMethods.IsGet(context.Request.Method) && string.Equals(context.Request.QueryString.Value, "?wsdl", StringComparison.OrdinalIgnoreCase))
-            {
-                context.Request.QueryString = new QueryString("?singleWsdl");
-            }
-
-            return next(context);
-        });
+        // ?wsdl answers with the one self-contained document (?singleWsdl); ?wsdl=wsdl0 and ?xsd=xsd0
+        // still answer. Metadata requests are answered one at a time (CoreWCF's WSDL export is not
+        // safe to run for two services at once: MetadataRequests says why).
+        MetadataRequests.AddTo(application);
         if (application.Services.GetService<LongPollSessions>() is not null)
         {
             LongPollEndpoints.Map(application);

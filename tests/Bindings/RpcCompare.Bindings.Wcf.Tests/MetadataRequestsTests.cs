@@ -1,0 +1,93 @@
+using Microsoft.AspNetCore.Http;
+using RpcCompare.Bindings.Wcf.Http;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Wcf.Tests;
+
+/// <summary>
+/// wcf-http answers metadata requests one at a time (CoreWCF's WSDL export races with itself across
+/// services) and lets every other request through at once.
+/// </summary>
+public sealed class MetadataRequestsTests
+{
+    [Theory]
+    [InlineData("GET", "?wsdl", true)]
+    [InlineData("GET", "?WSDL", true)]
+    [InlineData("GET", "?singleWsdl", true)]
+    [InlineData("GET", "?wsdl=wsdl0", true)]
+    [InlineData("GET", "?xsd=xsd0", true)]
+    [InlineData("GET", "", false)]
+    [InlineData("GET", "?topic=a", false)]
+    [InlineData("POST", "?wsdl", false)]
+    public void IsMetadataRequest_IsAGetAskingForWsdlOrSchema(string method, string query, bool expected) =>
+        Assert.Equal(expected, MetadataRequests.IsMetadataRequest(Request(method, query).Request));
+
+    [Fact]
+    public async Task SecondMetadataRequest_WaitsUntilTheFirstIsAnswered()
+    {
+        using var requests = new MetadataRequests();
+        var firstMayFinish = new TaskCompletionSource();
+        var secondEntered = false;
+
+        var first = requests.InvokeAsync(Request("GET", "?wsdl"), _ => firstMayFinish.Task);
+        var second = requests.InvokeAsync(Request("GET", "?xsd=xsd0"), _ =>
+        {
+            secondEntered = true;
+            return Task.CompletedTask;
+        });
+
+        Assert.False(secondEntered);
+        firstMayFinish.SetResult();
+        await Task.WhenAll(first, second).Bounded();
+        Assert.True(secondEntered);
+    }
+
+    [Fact]
+    public async Task OtherRequests_PassWhileAMetadataRequestIsBeingAnswered()
+    {
+        using var requests = new MetadataRequests();
+        var firstMayFinish = new TaskCompletionSource();
+        var first = requests.InvokeAsync(Request("GET", "?wsdl"), _ => firstMayFinish.Task);
+
+        var call = requests.InvokeAsync(Request("POST", "?wsdl"), _ => Task.CompletedTask);
+
+        Assert.True(call.IsCompletedSuccessfully);
+        firstMayFinish.SetResult();
+        await first.Bounded();
+    }
+
+    [Fact]
+    public async Task FailedMetadataRequest_LetsTheNextOneIn()
+    {
+        using var requests = new MetadataRequests();
+
+        await Assert.ThrowsAsync<InvalidOperationException>(() => requests.InvokeAsync(Request("GET", "?wsdl"), _ => throw new InvalidOperationException("export failed")));
+        var next = requests.InvokeAsync(Request("GET", "?wsdl"), _ => Task.CompletedTask);
+
+        Assert.True(next.IsCompletedSuccessfully);
+    }
+
+    [Fact]
+    public async Task Wsdl_IsAnsweredAsTheSingleDocument()
+    {
+        var context = Request("GET", "?wsdl");
+        string? seen = null;
+
+        using var requests = new MetadataRequests();
+        await requests.InvokeAsync(context, c =>
+        {
+            seen = c.Request.QueryString.Value;
+            return Task.CompletedTask;
+        });
+
+        Assert.Equal("?singleWsdl", seen);
+    }
+
+    private static DefaultHttpContext Request(string method, string query)
+    {
+        var context = new DefaultHttpContext();
+        context.Request.Method = method;
+        context.Request.QueryString = new QueryString(query);
+        return context;
+    }
+}
