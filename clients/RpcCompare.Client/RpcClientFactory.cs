@@ -1,5 +1,6 @@
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Carrying;
+using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Grpc.Client;
 using RpcCompare.Bindings.Grpc.Tcp;
 using RpcCompare.Bindings.Grpc.Uds;
@@ -60,6 +61,7 @@ public sealed class RpcClientFactory : IDisposable
             new WcfHttpClientProvider(wcf),
             new GrpcTcpClientProvider(grpc),
             new GrpcUdsClientProvider(grpc),
+            new FastClientProvider(new FastClientOptions { MaxMessageSize = options.MaxMessageSize }),
             new PipesClientProvider(new PipesClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout }),
             inProcServices is null ? new InProcClientProvider() : new InProcClientProvider(inProcServices),
         ]);

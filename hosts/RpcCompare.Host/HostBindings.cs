@@ -20,6 +20,8 @@ internal static class HostBindings
             (o.ListenAddress, o.MaxMessageSize, o.MaxConnections) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.GrpcUds] = static (services, host) => services.AddGrpcUdsBinding(host.Configuration, o =>
             (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "grpc.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
+        [BindingNames.FastUds] = static (services, host) => services.AddFastUdsBinding(host.Configuration, o =>
+            (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "fast.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.Pipes] = static (services, host) => services.AddPipesBinding(host.Configuration, o =>
             (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "pipes.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
     };

@@ -10,15 +10,12 @@ public static class BindingNames
     public const string GrpcUds = "grpc-uds";
     public const string Pipes = "pipes";
 
-    /// <summary>
-    /// RpcCompare's own binding over a Unix socket (src/Bindings/RpcCompare.Bindings.Fast). Not in
-    /// <see cref="All"/> yet: it joins the factory, hosts and suites once it passes their parity tests.
-    /// </summary>
+    /// <summary>RpcCompare's own binding over a Unix socket (src/Bindings/RpcCompare.Bindings.Fast, docs/design/fast-binding.md).</summary>
     public const string FastUds = "fast-uds";
     public const string InProc = "inproc";
 
     /// <summary>Every binding of the design, network bindings first, in report order.</summary>
-    public static IReadOnlyList<string> All { get; } = [WcfNetTcp, WcfUds, WcfHttp, GrpcTcp, GrpcUds, Pipes, InProc];
+    public static IReadOnlyList<string> All { get; } = [WcfNetTcp, WcfUds, WcfHttp, GrpcTcp, GrpcUds, FastUds, Pipes, InProc];
 
     /// <summary>Throws a clear error, listing the offered names, for a name that is not offered.</summary>
     public static void ThrowUnlessOffered(string name, IEnumerable<string> offered)

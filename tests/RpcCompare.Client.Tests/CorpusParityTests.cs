@@ -15,22 +15,23 @@ namespace RpcCompare.Client.Tests;
 public sealed class CorpusParityTests
 {
     private static readonly string[] Wcf = [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp];
-    private static readonly string[] Grpc = [BindingNames.GrpcTcp, BindingNames.GrpcUds];
+    // gRPC and fast-uds share one protobuf mapping of the contract (RpcCompare.Protobuf): the same shapes.
+    private static readonly string[] Protobuf = [BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastUds];
 
     public static TheoryData<string> CaseNames() => [.. Cases.Keys];
 
     /// <summary>Every case by contract name; the compatibility matrix reads which bindings each is called over.</summary>
     internal static Dictionary<string, CorpusCase> Cases { get; } = new CorpusCase[]
     {
-        new CorpusCase<ICalculator, Calculator>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<ICalculator, Calculator>([.. Wcf, .. Protobuf], async c =>
             $"{c.Add(2, 3)} {c.Subtract(2, 3)} {c.Multiply(2, 3)} {c.Divide(3, 2)} {c.Divide(1, 0)}"),
-        new CorpusCase<IService1, Service1>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<IService1, Service1>([.. Wcf, .. Protobuf], async c =>
         {
             var changed = c.GetDataUsingDataContract(new CompositeType { BoolValue = true, StringValue = "x" });
             var kept = c.GetDataUsingDataContract(new CompositeType { BoolValue = false, StringValue = "" });
             return $"{c.GetData(7)} | {changed.BoolValue} {changed.StringValue} | {kept.BoolValue} '{kept.StringValue}'";
         }),
-        new CorpusCase<IOrderService, OrderService>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<IOrderService, OrderService>([.. Wcf, .. Protobuf], async c =>
         {
             Order Of(int quantity) => new() { Customer = "Ada", Lines = [new() { Sku = "A-1", Quantity = 2, UnitPrice = 1.25m }, new() { Sku = "B-2", Quantity = quantity }] };
             var first = await c.PlaceOrderAsync(Of(1));
@@ -39,7 +40,7 @@ public sealed class CorpusParityTests
             await c.CancelOrderAsync(first);
             return $"{next - first} | {fault}";
         }),
-        new CorpusCase<IParameterShapes, ParameterShapes>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<IParameterShapes, ParameterShapes>([.. Wcf, .. Protobuf], async c =>
         {
             var label = "seventeen";
             var quotient = c.Divide(17, out var remainder, ref label, 5);
@@ -49,25 +50,25 @@ public sealed class CorpusParityTests
             await c.NotifyAsync("done");
             return $"{quotient} {remainder} {label} | {empty}";
         }),
-        new CorpusCase<IValueTaskForms, ValueTaskForms>(Grpc, async c =>
+        new CorpusCase<IValueTaskForms, ValueTaskForms>(Protobuf, async c =>
         {
             var sum = await c.AddAsync(2, 3, CancellationToken.None);
             await c.ClearAsync();
             return $"{sum} {c.Multiply(4, 5)} {await c.MultiplyAsync(6, 7)} {await c.EchoAsync("ab")}";
         }),
-        new CorpusCase<ISyncAndTaskForms, SyncAndTaskForms>(Grpc, async c => $"{c.Add(2, 3)} {await c.AddAsync(4, 5)}"),
-        new CorpusCase<IRenamedOperations, RenamedOperations>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<ISyncAndTaskForms, SyncAndTaskForms>(Protobuf, async c => $"{c.Add(2, 3)} {await c.AddAsync(4, 5)}"),
+        new CorpusCase<IRenamedOperations, RenamedOperations>([.. Wcf, .. Protobuf], async c =>
             $"{c.Add(2, 3)} {c.Add(2.0, 3.0)} {await c.TotalAsync([1, 2, int.MaxValue])} {await c.TotalAsync([])} {c.CountAsync("four")}"),
         new CorpusCase<IAsyncPattern, AsyncPattern>([], async c => await Task.Factory.FromAsync((callback, state) => c.BeginLookup("key", callback, state!), c.EndLookup, null)),
         new CorpusCase<ITypedMessages, TypedMessages>(Wcf, async c => $"{c.Place(new PlaceRequest { Tenant = "tenant", Sku = "A-1", Quantity = 3 }).OrderId}"),
-        new CorpusCase<IShapes, Shapes>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<IShapes, Shapes>([.. Wcf, .. Protobuf], async c =>
         {
             Shape[] shapes = [new Circle { Label = "c", Radius = 1 }, new Square { Label = "s", Side = 2 }, new Triangle { Label = "t", Base = 3, Height = 4 }];
             var largest = c.Largest(shapes);
             var scaled = c.Scale(new Hexagon { Label = "h", Side = 1 }, 2);
             return $"{c.Area(shapes[0]):F4} | {largest.GetType().Name} {largest.Label} | {scaled.GetType().Name} {scaled.Label} {((Hexagon)scaled).Side}";
         }),
-        new CorpusCase<IDataShapes, DataShapes>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<IDataShapes, DataShapes>([.. Wcf, .. Protobuf], async c =>
         {
             var reversed = c.Reverse(new DerivedType { zebra = "z", bird = "b", parrot = "p", antelope = "a", dog = "d", cat = "c", albatross = "al" });
             var twice = c.Twice(new PlainOldObject { Field = 21, Property = "ab" });
@@ -78,7 +79,7 @@ public sealed class CorpusParityTests
             c.Normalize(ref normalized);
             return $"{reversed.zebra}{reversed.bird}{reversed.parrot}{reversed.antelope}{reversed.dog}{reversed.cat}{reversed.albatross} | {twice.Field} {twice.Property} | {renamed.Zoo} {renamed.Beta} | {maybe} | {c.Nothing(new NoMembers()) is not null} | {described} | {normalized.Field} {normalized.Property}";
         }),
-        new CorpusCase<IStreamedFiles, StreamedFiles>([.. Wcf, .. Grpc], async c =>
+        new CorpusCase<IStreamedFiles, StreamedFiles>([.. Wcf, .. Protobuf], async c =>
         {
             // More than three chunks and not a whole number of them; then nothing at all.
             var sent = Enumerable.Range(0, 200_003).Select(i => (byte)(i * 7)).ToArray();

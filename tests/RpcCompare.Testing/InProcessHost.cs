@@ -62,6 +62,12 @@ public sealed class InProcessHost : IAsyncDisposable
             });
         }
 
+        if (Runs(BindingNames.FastUds))
+        {
+            builder.Services.AddFastUdsBinding(configure: o =>
+                (o.Path, o.MaxMessageSize) = (directory.PathFor("fast.sock"), maxMessageSize ?? o.MaxMessageSize));
+        }
+
         if (Runs(BindingNames.WcfNetTcp))
         {
             builder.Services.AddWcfNetTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);

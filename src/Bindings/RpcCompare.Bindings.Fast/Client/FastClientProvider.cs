@@ -24,7 +24,11 @@ public sealed class FastClientProvider : IBindingClientProvider
             throw new NotSupportedException(refusal.ToString());
         }
 
-        ArgumentException.ThrowIfNullOrEmpty(address);
+        if (string.IsNullOrEmpty(address) || !Path.IsPathRooted(address))
+        {
+            throw new ArgumentException($"A fast-uds address is an absolute socket path; got '{address}'.", nameof(address));
+        }
+
         return FastContractProxy.Create<TContract>(FastConnectionPool.For(address, _options));
     }
 }
