@@ -28,10 +28,10 @@ public sealed partial class ConnectionFloodTests
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        // A refused pipes client is told why when it sends its first frame, or closed after the
+        // A refused pipes or fast-uds client is told why when it sends its first frame, or closed after the
         // frame timeout when it sends nothing (as this flood does): 2 s instead of 30.
         await using var host = HostProcess.Start("--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"),
-            "--max-connections", $"{Limit}", "--Pipes:FrameTimeout", "00:00:02");
+            "--max-connections", $"{Limit}", "--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02");
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
         using var factory = RpcClientFactory.CreateDefault();
@@ -99,7 +99,7 @@ public sealed partial class ConnectionFloodTests
         var endpointsPath = directory.PathFor("endpoints.json");
         // Short timeouts on every binding (wcf-uds's reach CoreWCF through UdsFramingListenOptions).
         string[] timeouts = ["WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds"];
-        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--Pipes:FrameTimeout", "00:00:02",
+        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02",
             .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
@@ -138,7 +138,7 @@ public sealed partial class ConnectionFloodTests
         var endpointsPath = directory.PathFor("endpoints.json");
         string[] timeouts = ["WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds"];
         await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--max-connections", $"{Limit}",
-            "--Pipes:FrameTimeout", "00:00:02", .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
+            "--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02", .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
         using var factory = RpcClientFactory.CreateDefault();
@@ -222,6 +222,8 @@ public sealed partial class ConnectionFloodTests
         BindingNames.WcfHttp => Encoding.ASCII.GetBytes("POST /rpccompare.v1.FileService HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + new string('a', 100)),
         // The HTTP/2 connection preface, then an empty SETTINGS frame.
         BindingNames.GrpcTcp or BindingNames.GrpcUds => [.. Encoding.ASCII.GetBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), 0, 0, 0, 4, 0, 0, 0, 0, 0],
+        // A Bind frame (kind 9) with a 100-byte body: its length counts the 8 header bytes after it.
+        BindingNames.FastUds => [108, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, .. Enumerable.Repeat((byte)0, 100)],
         // A frame header announcing 100 bytes (code 1), then its body.
         _ => [100, 0, 0, 0, 1, .. Enumerable.Repeat((byte)0, 100)],
     };
@@ -234,7 +236,7 @@ public sealed partial class ConnectionFloodTests
         BindingNames.WcfHttp => Encoding.ASCII.GetBytes("POST /rpccompare.v1.FileService HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
         // Half of the HTTP/2 connection preface.
         BindingNames.GrpcTcp or BindingNames.GrpcUds => Encoding.ASCII.GetBytes("PRI * HTTP/2.0\r\n"),
-        // Half of a frame header.
+        // The start of a frame header (pipes' is 5 bytes, fast-uds's 12).
         _ => [0x10, 0x00],
     };
 
