@@ -3,7 +3,10 @@ namespace RpcCompare.Runner.Tests;
 /// <summary>What a --quick run must contain: every cell of every suite, and every tuning knob beside the product's setting.</summary>
 public static class QuickRunCells
 {
-    public static readonly string[] Bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "pipes", "inproc"];
+    public static readonly string[] Bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-uds", "pipes", "inproc"];
+
+    /// <summary>The bindings with asynchronous socket completions (fast-uds blocks in its socket calls; inproc has none).</summary>
+    public static readonly string[] InlineIoBindings = [.. Bindings.Where(b => b is not ("inproc" or "fast-uds"))];
 
     public static readonly string[] Frameworks = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds"];
 
@@ -67,7 +70,7 @@ public static class QuickRunCells
         knobs.Add("Ping · HTTP/2 connections", 128, "grpc-uds", "one-connection");
         foreach (var clients in new long[] { 1, 16 })
         {
-            foreach (var binding in Bindings.Where(b => b != "inproc"))
+            foreach (var binding in InlineIoBindings)
             {
                 knobs.Add("Ping · socket completions", clients, binding, "inline-io");
             }

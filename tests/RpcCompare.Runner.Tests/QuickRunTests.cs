@@ -230,7 +230,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         [
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
             "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls",
-            .. s_bindings.Where(b => b != "inproc").Select(b => $"{b}/inline-io"),
+            .. QuickRunCells.InlineIoBindings.Select(b => $"{b}/inline-io"),
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),
             "grpc-tcp/one-connection", "grpc-uds/one-connection",
@@ -351,8 +351,9 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         }
     }
 
+    // 10 MB of records encoded as XML or protobuf outgrow the 16 MiB limit; the pipes baseline's own encoding does not.
     private static bool MayBeRefused(string suite, string operation, long? size, string binding) =>
-        suite == "payload" && operation == "records" && size == 10_000_000 && s_frameworks.Contains(binding);
+        suite == "payload" && operation == "records" && size == 10_000_000 && (s_frameworks.Contains(binding) || binding == "fast-uds");
 
     private static bool Is(JsonElement record, string suite, string operation, string binding, long? size) =>
         record.GetProperty("suite").GetString() == suite && record.GetProperty("operation").GetString() == operation &&
