@@ -14,7 +14,7 @@ namespace RpcCompare.Client.Tests;
 /// </summary>
 public sealed class CallerIdentityTests : IClassFixture<CallerIdentityTests.RecordingHost>
 {
-    private static readonly string[] s_unixSockets = [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.Pipes];
+    private static readonly string[] s_unixSockets = [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.FastUds, BindingNames.Pipes];
     private readonly RecordingHost _fixture;
 
     public CallerIdentityTests(RecordingHost fixture)

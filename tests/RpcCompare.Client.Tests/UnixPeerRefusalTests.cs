@@ -17,10 +17,10 @@ public sealed class UnixPeerRefusalTests : IAsyncLifetime
     private static readonly string s_otherUser = (PeerCredentials.CurrentUserId + 1).ToString(System.Globalization.CultureInfo.InvariantCulture);
     private InProcessHost _host = null!;
 
-    public static TheoryData<string> UnixSocketBindings() => [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.Pipes];
+    public static TheoryData<string> UnixSocketBindings() => [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.FastUds, BindingNames.Pipes];
 
     public async Task InitializeAsync() =>
-        _host = await InProcessHost.StartAsync(bindings: [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.Pipes],
+        _host = await InProcessHost.StartAsync(bindings: [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.FastUds, BindingNames.Pipes],
             configureServices: services => services.AddSingleton(UnixPeerPolicy.Parse(s_otherUser, "--allowed-users")));
 
     public async Task DisposeAsync() => await _host.DisposeAsync();

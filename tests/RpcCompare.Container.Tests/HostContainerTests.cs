@@ -40,6 +40,7 @@ public sealed class HostContainerTests
             [BindingNames.WcfHttp] = $"https://127.0.0.1:{host.Published[8080]}",
             [BindingNames.GrpcTcp] = $"https://127.0.0.1:{host.Published[50051]}",
             [BindingNames.GrpcUds] = volume.PathFor("grpc.sock"),
+            [BindingNames.FastUds] = volume.PathFor("fast.sock"),
             [BindingNames.Pipes] = volume.PathFor("pipes.sock"),
         };
         foreach (var (binding, address) in outside)

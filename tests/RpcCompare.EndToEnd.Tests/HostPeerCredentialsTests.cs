@@ -14,7 +14,7 @@ namespace RpcCompare.EndToEnd.Tests;
 public sealed class HostPeerCredentialsTests
 {
     private const uint Nobody = 65534;
-    private static readonly string[] s_unixBindings = [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.Pipes];
+    private static readonly string[] s_unixBindings = [BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.FastUds, BindingNames.Pipes];
 
     [Fact]
     public async Task AnotherUser_IsRefusedOnEveryUnixSocket_ToldWhy_AndLoggedByUid_WhileTheHostsUserIsServed()
