@@ -19,6 +19,13 @@ public sealed partial class ConnectionFloodTests
     private const int Limit = 12;
     private const int Flood = 40;
 
+    // 2 s instead of 30 for a frame once started, on the bindings with frames of their own.
+    private static readonly string[] s_shortFrameTimeouts = ["--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02"];
+
+    // And for the handshake on the framework bindings (wcf-uds's reaches CoreWCF through UdsFramingListenOptions).
+    private static readonly string[] s_shortTimeouts =
+        [.. s_shortFrameTimeouts, .. new[] { "WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds" }.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })];
+
     // What Kestrel and CoreWCF write once per connection unless the host keeps them out.
     private static readonly string[] s_perConnectionLines =
         ["rejected because the maximum number of concurrent connections", "Unhandled exception while processing", "left a frame unfinished"];
@@ -29,9 +36,9 @@ public sealed partial class ConnectionFloodTests
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
         // A refused pipes or fast-uds client is told why when it sends its first frame, or closed after the
-        // frame timeout when it sends nothing (as this flood does): 2 s instead of 30.
-        await using var host = HostProcess.Start("--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"),
-            "--max-connections", $"{Limit}", "--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02");
+        // frame timeout when it sends nothing (as this flood does).
+        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"),
+            "--max-connections", $"{Limit}", .. s_shortFrameTimeouts]);
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
         using var factory = RpcClientFactory.CreateDefault();
@@ -97,10 +104,7 @@ public sealed partial class ConnectionFloodTests
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        // Short timeouts on every binding (wcf-uds's reach CoreWCF through UdsFramingListenOptions).
-        string[] timeouts = ["WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds"];
-        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02",
-            .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
+        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), .. s_shortTimeouts]);
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
 
@@ -136,9 +140,7 @@ public sealed partial class ConnectionFloodTests
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        string[] timeouts = ["WcfNetTcp", "WcfUds", "WcfHttp", "GrpcTcp", "GrpcUds"];
-        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--max-connections", $"{Limit}",
-            "--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02", .. timeouts.SelectMany(section => new[] { $"--{section}:HandshakeTimeout", "00:00:02" })]);
+        await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"), "--max-connections", $"{Limit}", .. s_shortTimeouts]);
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         var network = endpoints.Keys.Where(b => b != BindingNames.InProc).ToList();
         using var factory = RpcClientFactory.CreateDefault();
