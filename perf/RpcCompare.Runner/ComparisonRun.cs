@@ -23,6 +23,8 @@ internal sealed class ComparisonRun
     private readonly IAnsiConsole _console;
     private readonly List<IAsyncDisposable> _cleanup = [];
     private readonly HostAllocationTracker _hostAllocations = new();
+    // Address -> the process of a host this run started, whose CPU time each trial reads.
+    private readonly Dictionary<string, int> _hostProcesses = new(StringComparer.Ordinal);
 
     public ComparisonRun(RunnerOptions options, IAnsiConsole console)
     {
@@ -61,7 +63,7 @@ internal sealed class ComparisonRun
             var workloads = suites.SelectMany(s => s.Workloads(s is ContractsSuite ? contractTargets : TargetsOf(s, targets, variantTargets))).ToList();
             var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
-            var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings, hostTls), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
+            var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings, hostTls, _hostProcesses), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
             var push = suites.OfType<PushSuite>().FirstOrDefault() is { } pushSuite ? await MeasurePushAsync(factory, TargetsOf(pushSuite, targets, variantTargets), hostTls) : null;
             var pooled = Repetition.Pool(repetitions);
             var hostAllocations = await _hostAllocations.PerCallAsync(pooled.Cells);
@@ -143,6 +145,7 @@ internal sealed class ComparisonRun
         _console.MarkupLine("Starting RpcCompare.Host ...");
         var host = await HostLauncher.StartAsync(networkBindings.Count == 0 ? [BindingNames.Pipes] : networkBindings, _options.Pin);
         _cleanup.Add(host);
+        RecordProcess(host);
         if (readAllocations)
         {
             Monitor(host);
@@ -193,6 +196,11 @@ internal sealed class ComparisonRun
         _console.MarkupLineInterpolated($"Starting RpcCompare.Host for {suite.Source.Assembly.Name} ...");
         var host = await ContractsHost.StartAsync(suite, requested, _options.Pin);
         _cleanup.Add(host);
+        if (host.Host is { } launched)
+        {
+            RecordProcess(launched);
+        }
+
         return host.Targets;
     }
 
@@ -244,6 +252,7 @@ internal sealed class ComparisonRun
                 variant.Prepare?.Invoke();
                 var host = await HostLauncher.StartAsync(bindings, _options.Pin, variant.HostEnvironment);
                 _cleanup.Add(host);
+                RecordProcess(host);
                 if (readAllocations)
                 {
                     Monitor(host);
@@ -269,6 +278,14 @@ internal sealed class ComparisonRun
     /// <summary>The targets a suite measures: the bindings', and those of its own knobs.</summary>
     private static IReadOnlyList<BindingTarget> TargetsOf(ISuite suite, IReadOnlyList<BindingTarget> targets, IReadOnlyList<BindingTarget> variantTargets) =>
         [.. targets, .. variantTargets.Where(t => suite.Variants.Any(u => u.Variant.Suffix == t.Variant && u.Bindings.Contains(t.Binding)))];
+
+    private void RecordProcess(HostLauncher host)
+    {
+        foreach (var address in host.Endpoints.Values)
+        {
+            _hostProcesses[address] = host.ProcessId;
+        }
+    }
 
     // Cleanup runs in list order: a host's allocation session must end before the host is terminated.
     private void Monitor(HostLauncher host)

@@ -94,6 +94,10 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
                 // largest echo (a new 248,832-byte array per reply on every binding) must show bytes in
                 // a smoke run's two 0.1 s trials.
                 var host = record.GetProperty("hostAllocatedBytesPerCall");
+                // CPU per round trip: the runner's always; the host's read from /proc for a host the runner started.
+                Assert.True(record.GetProperty("clientCpuMicrosecondsPerCall").GetDouble() > 0, $"{binding} {size}: no runner CPU time");
+                var hostCpu = record.GetProperty("hostCpuMicrosecondsPerCall");
+                Assert.Equal(binding == "inproc" ? JsonValueKind.Null : JsonValueKind.Number, hostCpu.ValueKind);
                 if (binding == "inproc")
                 {
                     Assert.Equal(JsonValueKind.Null, host.ValueKind);
@@ -211,6 +215,25 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         }
     }
 
+    [Theory]
+    [InlineData("spin", "1,000 µs")]
+    [InlineData("no-spin", "= 0 instead")]
+    public void FastUdsWaitingModes_AreMeasuredBesideIt_AtEveryPingPongSize_WithTheirCpuCost(string variant, string setting)
+    {
+        foreach (var size in new long[] { 12, 144, 1_728, 20_736, 248_832 })
+        {
+            var mode = _run.Measurements.Single(m => Is(m, "pingpong", "echo", $"fast-uds/{variant}", size));
+
+            Assert.Equal(variant, mode.GetProperty("variant").GetString());
+            Assert.InRange(mode.GetProperty("ratioToBindingSpread").GetProperty("min").GetDouble(), double.Epsilon, double.MaxValue);
+            Assert.True(mode.GetProperty("hostCpuMicrosecondsPerCall").ValueKind == JsonValueKind.Number, $"fast-uds/{variant} {size}: host CPU not read");
+        }
+
+        Assert.Contains(setting, _run.Root.GetProperty("bindings").EnumerateArray()
+            .Single(b => b.GetProperty("label").GetString() == $"fast-uds/{variant}").GetProperty("configuration").GetString(), StringComparison.Ordinal);
+        Assert.Contains("## pingpong: CPU µs per round trip, runner + host", File.ReadAllText(Path.Combine(_run.Directory, "report.md")), StringComparison.Ordinal);
+    }
+
     [Fact]
     public void ReportJson_RecordsEnvironmentSettingsAndUnmeasuredBindings()
     {
@@ -231,6 +254,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
             "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls",
             .. QuickRunCells.InlineIoBindings.Select(b => $"{b}/inline-io"),
+            "fast-uds/spin", "fast-uds/no-spin",
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),
             "grpc-tcp/one-connection", "grpc-uds/one-connection",

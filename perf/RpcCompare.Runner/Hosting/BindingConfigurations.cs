@@ -1,4 +1,5 @@
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Fast;
 
 namespace RpcCompare.Runner.Hosting;
 
@@ -31,7 +32,8 @@ internal static class BindingConfigurations
             "RpcCompare's own binding (src/Bindings/RpcCompare.Bindings.Fast), first cut: System.Net.Sockets.Socket on a Unix domain socket, a 12-byte frame header, " +
             "protobuf-net bodies (the gRPC bindings' messages), proxy and dispatcher built by reflection; server: a blocking accept thread and a thread per " +
             "connection with blocking receives, each call dispatched inline; client: pooled connections, one call at a time each, sent and awaited on the " +
-            "caller's thread with blocking calls; max message 16 MiB both sides; no security but the socket file's permissions",
+            $"caller's thread with blocking calls; each side polls its socket up to {FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
+            "max message 16 MiB both sides; no security but the socket file's permissions",
         BindingNames.Pipes =>
             "NamedPipeServerStream/NamedPipeClientStream (a Unix domain socket on Linux), PipeOptions.Asynchronous; hand-written " +
             "length-prefixed framing; no security; max message 16 MiB (default); one connection per client, calls answered in order; " +

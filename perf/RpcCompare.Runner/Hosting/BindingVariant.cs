@@ -1,5 +1,7 @@
 using System.Globalization;
 using RpcCompare.Bindings;
+using RpcCompare.Bindings.Fast;
+using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Grpc;
 using RpcCompare.Bindings.Grpc.Client;
 using RpcCompare.Bindings.Grpc.Tcp;
@@ -142,6 +144,32 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
 
         return new(suffix, description, environment);
     }
+
+    /// <summary>fast-uds's low-latency mode: both sides poll their socket up to <see cref="LowLatencySpin"/> before they block.</summary>
+    public static readonly BindingVariant FastLowLatency = FastSpinning(
+        "spin",
+        $"FastUds:SpinWait and FastClientOptions.SpinWait = {LowLatencySpin.TotalMicroseconds:#,0} µs instead of {FastSpin.Default.TotalMicroseconds:0} µs: the low-latency mode, " +
+        "each side polls its socket that long before it blocks (half the cores spin at most), a busy core per waiting side",
+        LowLatencySpin);
+
+    /// <summary>fast-uds blocking at once on both sides: what the default spin is worth.</summary>
+    public static readonly BindingVariant FastNoSpin = FastSpinning(
+        "no-spin",
+        $"FastUds:SpinWait and FastClientOptions.SpinWait = 0 instead of {FastSpin.Default.TotalMicroseconds:0} µs: each side blocks in its receive at once, " +
+        "and a wake-up from the other process is paid per message",
+        TimeSpan.Zero);
+
+    /// <summary>The low-latency mode's spin: far longer than a small round trip, far shorter than a second.</summary>
+    public static TimeSpan LowLatencySpin => TimeSpan.FromMilliseconds(1);
+
+    /// <summary>fast-uds, which its spin variants apply to.</summary>
+    public static readonly IReadOnlySet<string> FastBindings = new HashSet<string> { BindingNames.FastUds };
+
+    private static BindingVariant FastSpinning(string suffix, string description, TimeSpan spin) => new(
+        suffix,
+        description,
+        new Dictionary<string, string> { [$"{FastUdsBindingOptions.SectionName}__{nameof(FastUdsBindingOptions.SpinWait)}"] = spin.ToString("c", CultureInfo.InvariantCulture) },
+        _ => new RpcClientFactory([new FastClientProvider(new FastClientOptions { SpinWait = spin })]));
 
     /// <summary>The WCF bindings, which the instancing variants apply to.</summary>
     public static readonly IReadOnlySet<string> WcfBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp };

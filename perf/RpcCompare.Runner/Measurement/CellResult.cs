@@ -17,6 +17,8 @@ internal sealed class CellResult
         var calls = trials.Sum(t => t.Calls);
         TotalCalls = calls;
         AllocatedBytesPerCall = calls == 0 ? 0 : trials.Sum(t => (double)t.AllocatedBytes) / calls;
+        ClientCpuMicrosecondsPerCall = calls == 0 ? null : trials.Sum(t => t.ClientCpu.TotalMicroseconds) / calls;
+        HostCpuMicrosecondsPerCall = calls == 0 || trials.Any(t => t.HostCpu is null) ? null : trials.Sum(t => t.HostCpu!.Value.TotalMicroseconds) / calls;
     }
 
     public Workload Workload { get; }
@@ -32,6 +34,12 @@ internal sealed class CellResult
     public long TotalCalls { get; }
 
     public double AllocatedBytesPerCall { get; }
+
+    /// <summary>The runner process's CPU time per call over the trials (clients, runtime, and for inproc the service too).</summary>
+    public double? ClientCpuMicrosecondsPerCall { get; }
+
+    /// <summary>The host process's CPU time per call over the trials; null when it was not read.</summary>
+    public double? HostCpuMicrosecondsPerCall { get; }
 
     /// <summary>Mean time one client spends per call, from the median rate.</summary>
     public double MicrosecondsPerCall => 1e6 * Clients / CallsPerSecond.Median;

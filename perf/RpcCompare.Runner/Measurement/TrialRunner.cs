@@ -1,7 +1,9 @@
 using System.Diagnostics;
+using RpcCompare.Bindings;
 using RpcCompare.Bindings.Security;
 using RpcCompare.Client;
 using RpcCompare.Contracts;
+using RpcCompare.Runner.Hosting;
 
 namespace RpcCompare.Runner.Measurement;
 
@@ -22,15 +24,18 @@ internal sealed class TrialRunner
     private readonly RpcClientFactory _factory;
     private readonly MeasurementSettings _settings;
     private readonly ClientTlsOptions? _tls;
+    private readonly IReadOnlyDictionary<string, int> _hostProcesses;
 
     /// <param name="factory">The clients' factory, unless a cell's target brings its own.</param>
     /// <param name="settings">Trials, warm-up, durations.</param>
     /// <param name="tls">The host's TLS trust, for the factories a connection-per-client cell makes.</param>
-    public TrialRunner(RpcClientFactory factory, MeasurementSettings settings, ClientTlsOptions? tls = null)
+    /// <param name="hostProcesses">The process serving each address, for hosts the runner started: their CPU time is read per trial.</param>
+    public TrialRunner(RpcClientFactory factory, MeasurementSettings settings, ClientTlsOptions? tls = null, IReadOnlyDictionary<string, int>? hostProcesses = null)
     {
         _factory = factory;
         _settings = settings;
         _tls = tls;
+        _hostProcesses = hostProcesses ?? new Dictionary<string, int>();
     }
 
     public MeasurementSettings Settings => _settings;
@@ -60,11 +65,13 @@ internal sealed class TrialRunner
                 }
             }
 
-            var warmUp = await RunAsync(calls, _settings.WarmUp, stride: long.MaxValue);
+            var warmUp = await RunAsync(calls, _settings.WarmUp, stride: long.MaxValue, hostProcess: null);
             // Sample latencies at an even stride so a fast binding's percentiles cover the whole trial.
             var expected = warmUp.CallsPerSecond * _settings.TrialDuration.TotalSeconds;
             var stride = Math.Max(1, (long)Math.Ceiling(expected / MeasurementSettings.MaxLatencySamples));
-            return new OpenCell(this, workload, sessions, ownFactories, calls, stride);
+            // inproc's "address" is the data root, served by the runner itself.
+            int? hostProcess = workload.Target.Binding != BindingNames.InProc && _hostProcesses.TryGetValue(workload.Target.Address, out var pid) ? pid : null;
+            return new OpenCell(this, workload, sessions, ownFactories, calls, stride, hostProcess);
         }
         catch (Exception exception)
         {
@@ -104,9 +111,11 @@ internal sealed class TrialRunner
         private readonly Func<Task>[] _calls;
         private readonly List<TrialResult> _trials = [];
         private readonly long _stride;
+        private readonly int? _hostProcess;
 
-        public OpenCell(TrialRunner runner, Workload workload, RpcClientSession[] sessions, RpcClientFactory[] ownFactories, Func<Task>[] calls, long stride)
+        public OpenCell(TrialRunner runner, Workload workload, RpcClientSession[] sessions, RpcClientFactory[] ownFactories, Func<Task>[] calls, long stride, int? hostProcess)
         {
+            _hostProcess = hostProcess;
             _runner = runner;
             Workload = workload;
             _sessions = sessions;
@@ -123,7 +132,7 @@ internal sealed class TrialRunner
         {
             try
             {
-                _trials.Add(await RunAsync(_calls, _runner._settings.TrialDuration, _stride));
+                _trials.Add(await RunAsync(_calls, _runner._settings.TrialDuration, _stride, _hostProcess));
             }
             catch (Exception exception) when (exception is not MeasurementException)
             {
@@ -136,22 +145,26 @@ internal sealed class TrialRunner
         public async ValueTask DisposeAsync() => await CloseAsync(_sessions, _ownFactories);
     }
 
-    private static async Task<TrialResult> RunAsync(Func<Task>[] calls, TimeSpan duration, long stride)
+    private static async Task<TrialResult> RunAsync(Func<Task>[] calls, TimeSpan duration, long stride, int? hostProcess)
     {
         var samples = calls.Select(_ => new long[MeasurementSettings.MaxLatencySamples / calls.Length + 1]).ToArray();
         // Start every trial from a clean heap so one trial's garbage is not collected in the next.
         GC.Collect();
         GC.WaitForPendingFinalizers();
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        var clientCpuBefore = Environment.CpuUsage.TotalTime;
+        var hostCpuBefore = hostProcess is { } before ? ProcessCpu.Read(before) : null;
         var startedLocal = DateTime.Now;
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
         var results = await Task.WhenAll(calls.Select((call, i) => ClientLoopAsync(call, samples[i], deadline, stride)));
         var seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
         var endedLocal = DateTime.Now;
+        var clientCpu = Environment.CpuUsage.TotalTime - clientCpuBefore;
+        var hostCpu = hostProcess is { } after && ProcessCpu.Read(after) is { } hostCpuAfter ? hostCpuAfter - hostCpuBefore : null;
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
         var latencies = results.SelectMany((r, i) => samples[i].Take(r.Samples)).ToArray();
-        return new TrialResult(results.Sum(r => r.Calls), seconds, allocated, latencies) { Window = (startedLocal, endedLocal) };
+        return new TrialResult(results.Sum(r => r.Calls), seconds, allocated, latencies) { Window = (startedLocal, endedLocal), ClientCpu = clientCpu, HostCpu = hostCpu };
     }
 
     private static async Task<(long Calls, int Samples)> ClientLoopAsync(Func<Task> call, long[] samples, long deadline, long stride)

@@ -59,6 +59,12 @@ internal sealed record MeasurementRecord(
     string? Variant,
     Spread? RatioToBindingSpread)
 {
+    /// <summary>The runner process's CPU time per call (µs): the client side; for inproc the service too.</summary>
+    public double? ClientCpuMicrosecondsPerCall { get; init; }
+
+    /// <summary>The host process's CPU time per call (µs); null when the runner did not start the host.</summary>
+    public double? HostCpuMicrosecondsPerCall { get; init; }
+
     /// <summary>The median of the side-by-side ratios to the native floor (<see cref="RatioToNativeSpread"/>).</summary>
     public double? RatioToNative => RatioToNativeSpread?.Median;
 

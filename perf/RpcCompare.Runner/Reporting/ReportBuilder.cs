@@ -68,7 +68,11 @@ internal static class ReportBuilder
                 noisy,
                 hostAllocations?.TryGetValue(cell, out var host) == true ? host : null,
                 workload.Target.Variant,
-                ratioToBinding));
+                ratioToBinding)
+            {
+                ClientCpuMicrosecondsPerCall = cell.ClientCpuMicrosecondsPerCall,
+                HostCpuMicrosecondsPerCall = cell.HostCpuMicrosecondsPerCall,
+            });
         }
 
         foreach (var ((label, size), rates) in native.OrderBy(n => n.Key.Size).ThenBy(n => n.Key.Floor, StringComparer.Ordinal))

@@ -43,6 +43,9 @@ internal static class ReportTables
                         "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the host process", records, m => m.HostAllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
                         "Server side, read from the host's runtime events: " + report.Environment.HostAllocations));
+                    tables.Add(Matrix(suite, "pingpong: CPU µs per round trip, runner + host", records, Cpu,
+                        "CPU time of each process over the trials (every thread; the host's from /proc, 10 ms ticks) divided by the round trips: what a round trip costs "
+                        + "the machine, spinning included. For inproc the runner is the host."));
                     tables.Add(Matrix(suite, "pingpong: latency p50 / p99 (µs)", records, Latency));
                     break;
                 case "scaling":
@@ -226,6 +229,13 @@ internal static class ReportTables
         >= 1_000_000 when size % 1_000_000 == 0 => $"{size / 1_000_000} MB",
         >= 1_000 when size % 1_000 == 0 => $"{size / 1_000} kB",
         _ => $"{size.ToString("#,0", s_culture)} B",
+    };
+
+    private static string? Cpu(MeasurementRecord m) => (m.ClientCpuMicrosecondsPerCall, m.HostCpuMicrosecondsPerCall) switch
+    {
+        (null, _) => null,
+        ({ } client, null) => client.ToString("0.0", s_culture),
+        ({ } client, { } host) => $"{client.ToString("0.0", s_culture)} + {host.ToString("0.0", s_culture)}",
     };
 
     private static string? Latency(MeasurementRecord record) =>

@@ -16,12 +16,14 @@ internal sealed class PingPongSuite : ISuite
 
     public string Description => "Echo round trips at 12 B to 248,832 B, client allocations per round trip, and the ratio to a native C ping-pong.";
 
-    /// <summary>The raw pipe's second dispatch (replies produced on the I/O thread), and what TLS costs per byte on the TCP bindings.</summary>
+    /// <summary>The raw pipe's second dispatch (replies produced on the I/O thread), what TLS costs per byte on the TCP bindings, and fast-uds's waiting modes.</summary>
     public IReadOnlyList<VariantUse> Variants { get; } =
     [
         new(BindingVariant.InlineCompletions, new HashSet<string> { BindingNames.Pipes }),
         new(BindingVariant.Tls, BindingVariant.TcpBindings),
         new(BindingVariant.MutualTls, BindingVariant.TcpBindings),
+        new(BindingVariant.FastLowLatency, BindingVariant.FastBindings),
+        new(BindingVariant.FastNoSpin, BindingVariant.FastBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)

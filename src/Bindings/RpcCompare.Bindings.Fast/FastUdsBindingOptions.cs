@@ -22,6 +22,13 @@ public sealed class FastUdsBindingOptions : ConnectionLimitOptions
     /// </summary>
     public TimeSpan IdleTimeout { get; set; } = FrameworkConnectionOptions.DefaultIdleTimeout;
 
+    /// <summary>
+    /// How long a connection's thread polls its socket for the next request before it blocks in the
+    /// receive. Zero blocks at once; longer (the low-latency mode) trades a busy core for latency.
+    /// Half the cores at most spin at once. Defaults to <see cref="FastSpin.Default"/>.
+    /// </summary>
+    public TimeSpan SpinWait { get; set; } = FastSpin.Default;
+
     internal void ThrowIfInvalidFast()
     {
         ThrowIfInvalid(SectionName);
@@ -39,5 +46,7 @@ public sealed class FastUdsBindingOptions : ConnectionLimitOptions
         {
             throw new InvalidOperationException($"{SectionName}:FrameTimeout and IdleTimeout must be positive (IdleTimeout may be infinite).");
         }
+
+        FastSpin.ThrowIfInvalid(SpinWait, $"{SectionName}:SpinWait");
     }
 }

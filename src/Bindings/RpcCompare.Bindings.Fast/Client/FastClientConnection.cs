@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Contracts;
 using RpcCompare.Description;
 
@@ -25,7 +26,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         _socket = socket;
         _options = options;
         // Stream chunks are up to 64 KiB whatever the message limit; a reply's own limit is checked in Answer.
-        _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size));
+        _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size)) { SpinTicks = SpinBeforeBlocking.Ticks(options.SpinWait) };
     }
 
     public bool IsBroken { get; private set; }

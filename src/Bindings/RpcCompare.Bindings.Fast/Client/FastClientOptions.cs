@@ -11,4 +11,11 @@ public sealed class FastClientOptions
     /// call, since the server closes idle connections; a closed one is replaced. Defaults to 1 second.
     /// </summary>
     public TimeSpan IdleCheckAfter { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// How long a call polls its socket for the reply before it blocks in the receive (a blocked
+    /// thread woken by another process pays a wake-up per reply). Zero blocks at once; longer
+    /// (the low-latency mode, e.g. 1 ms) trades a busy core for latency. Defaults to <see cref="FastSpin.Default"/>.
+    /// </summary>
+    public TimeSpan SpinWait { get; set; } = FastSpin.Default;
 }

@@ -10,6 +10,7 @@ public sealed class FastClientProvider : IBindingClientProvider
     public FastClientProvider(FastClientOptions? options = null)
     {
         _options = options ?? new FastClientOptions();
+        FastSpin.ThrowIfInvalid(_options.SpinWait, $"{nameof(FastClientOptions)}.{nameof(FastClientOptions.SpinWait)}");
     }
 
     public string Name => BindingNames.FastUds;

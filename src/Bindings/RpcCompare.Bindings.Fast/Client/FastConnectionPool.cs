@@ -10,7 +10,7 @@ namespace RpcCompare.Bindings.Fast.Client;
 internal sealed class FastConnectionPool
 {
     // By the options' values, not the instance: every factory makes its own options, and pools are never dropped.
-    private static readonly ConcurrentDictionary<(string Address, int MaxMessageSize, TimeSpan IdleCheckAfter), FastConnectionPool> Pools = new();
+    private static readonly ConcurrentDictionary<(string Address, int MaxMessageSize, TimeSpan IdleCheckAfter, TimeSpan SpinWait), FastConnectionPool> Pools = new();
     private readonly ConcurrentStack<FastClientConnection> _idle = new();
     private readonly string _address;
     private readonly FastClientOptions _options;
@@ -22,8 +22,8 @@ internal sealed class FastConnectionPool
     }
 
     public static FastConnectionPool For(string address, FastClientOptions options) =>
-        Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter), static key =>
-            new FastConnectionPool(key.Address, new FastClientOptions { MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter }));
+        Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter, options.SpinWait), static key =>
+            new FastConnectionPool(key.Address, new FastClientOptions { MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter, SpinWait = key.SpinWait }));
 
     public FastClientConnection Rent()
     {

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net.Sockets;
+using RpcCompare.Bindings.Fast.Transport;
 
 namespace RpcCompare.Bindings.Fast.Protocol;
 
@@ -32,6 +33,12 @@ internal sealed class FrameReader : IDisposable
     /// Infinite by default (a client waits for its reply as long as the call takes).
     /// </summary>
     public TimeSpan FrameTimeout { get; set; } = Timeout.InfiniteTimeSpan;
+
+    /// <summary>
+    /// How long to poll the socket for bytes before each blocking receive (<see cref="SpinBeforeBlocking"/>),
+    /// in Stopwatch ticks; 0 blocks at once.
+    /// </summary>
+    public long SpinTicks { get; set; }
 
     /// <summary>True when no part of a frame has arrived: a receive that times out now found the connection idle, not stalled.</summary>
     public bool IsBetweenFrames => !_inFrame && _start == _end;
@@ -120,12 +127,7 @@ internal sealed class FrameReader : IDisposable
 
         while (_end - _start < count)
         {
-            var received = _socket.Receive(_buffer.AsSpan(_end), SocketFlags.None, out var error);
-            if (error != SocketError.Success)
-            {
-                throw new SocketException((int)error);
-            }
-
+            var received = ReceiveSome(_buffer.AsSpan(_end));
             if (received == 0)
             {
                 if (allowEnd && _end == _start)
@@ -150,12 +152,7 @@ internal sealed class FrameReader : IDisposable
 
     private int Receive(Span<byte> destination, long startedAt)
     {
-        var received = _socket.Receive(destination, SocketFlags.None, out var error);
-        if (error != SocketError.Success)
-        {
-            throw new SocketException((int)error);
-        }
-
+        var received = ReceiveSome(destination);
         if (received == 0)
         {
             throw new EndOfStreamException("The connection closed inside a frame.");
@@ -163,6 +160,14 @@ internal sealed class FrameReader : IDisposable
 
         ThrowIfStalled(startedAt);
         return received;
+    }
+
+    // Whatever has arrived, after a bounded spin for it; 0 at the end of the stream.
+    private int ReceiveSome(Span<byte> destination)
+    {
+        SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks);
+        var received = _socket.Receive(destination, SocketFlags.None, out var error);
+        return error == SocketError.Success ? received : throw new SocketException((int)error);
     }
 
     // A sender trickling a frame byte by byte is as stuck as one that stopped.

@@ -79,7 +79,8 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         _acceptThread = new Thread(AcceptLoop) { IsBackground = true, Name = "fast-uds accept" };
         _acceptThread.Start();
         FastServerLog.Listening(_logger, Name, path);
-        FastServerLog.Limits(_logger, Name, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds);
+        FastServerLog.Limits(_logger, Name, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds,
+            _options.SpinWait.TotalMicroseconds);
         return Task.CompletedTask;
     }
 

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts;
@@ -52,7 +53,7 @@ internal sealed class FastServerConnection : IDisposable
         // Set once: every call dispatched on this thread (and its continuations) sees who connected.
         CallerIdentity.Current = _caller;
         // Stream chunks are up to 64 KiB whatever the message limit; a request's own limit is checked in Handle.
-        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout };
+        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait) };
         var reason = "closed by the client";
         try
         {

@@ -9,8 +9,8 @@ internal static partial class FastServerLog
     [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]
     public static partial void Listening(ILogger logger, string binding, string address);
 
-    [LoggerMessage(2, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections (FastUds:MaxConnections), one thread each; messages up to {MaxMessageSize} bytes; frame timeout {FrameSeconds} s, idle timeout {IdleSeconds} s")]
-    public static partial void Limits(ILogger logger, string binding, int maxConnections, int maxMessageSize, double frameSeconds, double idleSeconds);
+    [LoggerMessage(2, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections (FastUds:MaxConnections), one thread each; messages up to {MaxMessageSize} bytes; frame timeout {FrameSeconds} s, idle timeout {IdleSeconds} s; spin before blocking {SpinMicroseconds} µs (FastUds:SpinWait)")]
+    public static partial void Limits(ILogger logger, string binding, int maxConnections, int maxMessageSize, double frameSeconds, double idleSeconds, double spinMicroseconds);
 
     [LoggerMessage(3, LogLevel.Debug, "Connection {ConnectionId} closed: {Reason}")]
     public static partial void ConnectionClosed(ILogger logger, long connectionId, string reason);
