@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Testing;
 
@@ -76,6 +77,39 @@ public sealed class SpinBeforeBlockingTests
                 pair.Dispose();
             }
         }
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task AReaderSpins_OnlyWhenItsOwnerSaysItMay(bool may)
+    {
+        // The server says no while a call of the connection runs on other threads: they need the cores.
+        using var pair = SocketPair.Open();
+        var asked = false;
+        using var reader = new FrameReader(pair.Receiver, 1024) { SpinTicks = LongBudget, MaySpin = () =>
+        {
+            Volatile.Write(ref asked, true);
+            return may;
+        } };
+        var reading = Task.Run(() => reader.TryRead(out var header, out _) ? header.CallId : 0u);
+        await Eventually.HoldsAsync(() => Volatile.Read(ref asked), Settle, () => "the reader never asked");
+
+        if (may)
+        {
+            await Eventually.HoldsAsync(() => SpinBeforeBlocking.Spinning == 1, Settle, () => $"{SpinBeforeBlocking.Spinning} spinning");
+        }
+        else
+        {
+            // Asked and told no, it blocks: with a minute's budget a spin would still be running.
+            await Task.Delay(50);
+            Assert.Equal(0, SpinBeforeBlocking.Spinning);
+        }
+
+        using var writer = new FrameWriter();
+        writer.Reset();
+        pair.Sender.Send(writer.Complete(FrameKind.Request, 1, 7));
+        Assert.Equal(7u, await reading.WaitAsync(Settle));
     }
 
     [Theory]

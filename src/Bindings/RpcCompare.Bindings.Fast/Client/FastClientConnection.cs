@@ -39,6 +39,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
+            SocketBuffers.Apply(socket);
             socket.Connect(new UnixDomainSocketEndPoint(path));
             return new FastClientConnection(socket, options);
         }

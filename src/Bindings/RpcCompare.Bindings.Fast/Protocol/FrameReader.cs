@@ -21,6 +21,7 @@ internal sealed class FrameReader : IDisposable
     private int _start;
     private int _end;
     private bool _inFrame;
+    private SpinBackoff _backoff;
 
     public FrameReader(Socket socket, int maxBody)
     {
@@ -39,6 +40,9 @@ internal sealed class FrameReader : IDisposable
     /// in Stopwatch ticks; 0 blocks at once.
     /// </summary>
     public long SpinTicks { get; set; }
+
+    /// <summary>Asked before each spin; false blocks at once (the server: while a call of this connection runs elsewhere, it needs the cores).</summary>
+    public Func<bool>? MaySpin { get; set; }
 
     /// <summary>True when no part of a frame has arrived: a receive that times out now found the connection idle, not stalled.</summary>
     public bool IsBetweenFrames => !_inFrame && _start == _end;
@@ -165,7 +169,11 @@ internal sealed class FrameReader : IDisposable
     // Whatever has arrived, after a bounded spin for it; 0 at the end of the stream.
     private int ReceiveSome(Span<byte> destination)
     {
-        SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks);
+        if (SpinTicks > 0 && _backoff.ShouldSpin() && MaySpin?.Invoke() != false && _socket.Available == 0)
+        {
+            _backoff.Record(SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks));
+        }
+
         var received = _socket.Receive(destination, SocketFlags.None, out var error);
         return error == SocketError.Success ? received : throw new SocketException((int)error);
     }

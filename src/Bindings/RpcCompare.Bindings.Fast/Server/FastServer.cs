@@ -4,6 +4,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
@@ -141,6 +142,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
                 continue;
             }
 
+            SocketBuffers.Apply(socket);
             Start(socket);
         }
     }

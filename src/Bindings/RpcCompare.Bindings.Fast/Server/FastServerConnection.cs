@@ -53,7 +53,7 @@ internal sealed class FastServerConnection : IDisposable
         // Set once: every call dispatched on this thread (and its continuations) sees who connected.
         CallerIdentity.Current = _caller;
         // Stream chunks are up to 64 KiB whatever the message limit; a request's own limit is checked in Handle.
-        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait) };
+        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 };
         var reason = "closed by the client";
         try
         {

@@ -14,7 +14,8 @@ namespace RpcCompare.Bindings.Fast.Transport;
 /// blocking: switching it to non-blocking and back would cost two <c>fcntl</c> calls per wait.
 /// At most <see cref="MaxSpinners"/> threads of the process spin at once, the rest block at
 /// once, so a server with a thread per connection never has more spinning threads than half the
-/// cores, whatever its connection count.
+/// cores, whatever its connection count. A spinner holds a core other threads may need (the
+/// other side's, a continuation's): see <see cref="SpinBackoff"/> for when a wait stops trying.
 /// </remarks>
 internal static class SpinBeforeBlocking
 {
@@ -68,5 +69,45 @@ internal static class SpinBeforeBlocking
         {
             Interlocked.Decrement(ref s_spinning);
         }
+    }
+}
+
+/// <summary>
+/// One waiter's record of its spins: a spin that ran out its budget means the answer was not on
+/// its way, or that the spinning itself kept the other side off the cores (several clients on two
+/// cores); either way the next waits skip the spin, twice as many after each failure in a row (up
+/// to <see cref="MaxSkipped"/>), and a spin that succeeds resets it. Used by one thread at a time.
+/// </summary>
+internal struct SpinBackoff
+{
+    /// <summary>The most waits skipped after failures in a row.</summary>
+    public const int MaxSkipped = 64;
+
+    private int _skipping;
+    private int _afterNextFailure;
+
+    /// <summary>Whether this wait may spin; counts a skipped one.</summary>
+    public bool ShouldSpin()
+    {
+        if (_skipping == 0)
+        {
+            return true;
+        }
+
+        _skipping--;
+        return false;
+    }
+
+    /// <summary>How the spin this wait made ended.</summary>
+    public void Record(bool dataArrived)
+    {
+        if (dataArrived)
+        {
+            _afterNextFailure = 0;
+            return;
+        }
+
+        _afterNextFailure = _afterNextFailure == 0 ? 1 : Math.Min(2 * _afterNextFailure, MaxSkipped);
+        _skipping = _afterNextFailure;
     }
 }
