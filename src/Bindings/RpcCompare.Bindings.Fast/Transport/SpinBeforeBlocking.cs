@@ -23,9 +23,13 @@ internal static class SpinBeforeBlocking
     public static readonly int MaxSpinners = Math.Max(1, Environment.ProcessorCount / 2);
 
     private static int s_spinning;
+    private static long s_started;
 
     /// <summary>Threads spinning right now (for tests).</summary>
     internal static int Spinning => Volatile.Read(ref s_spinning);
+
+    /// <summary>Spins started since the process began (for tests: a wait that must not spin leaves it unchanged, whenever one looks).</summary>
+    internal static long Started => Interlocked.Read(ref s_started);
 
     /// <summary>Stopwatch ticks of <paramref name="spin"/>; 0 for none.</summary>
     public static long Ticks(TimeSpan spin) => spin <= TimeSpan.Zero ? 0 : (long)(spin.TotalSeconds * Stopwatch.Frequency);
@@ -48,6 +52,7 @@ internal static class SpinBeforeBlocking
             return false;
         }
 
+        Interlocked.Increment(ref s_started);
         try
         {
             var deadline = Stopwatch.GetTimestamp() + budgetTicks;
