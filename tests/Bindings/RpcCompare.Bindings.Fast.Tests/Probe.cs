@@ -23,6 +23,10 @@ public interface IProbe
     [OperationContract]
     Task<int> LaterAsync(int key);
 
+    /// <summary>Like <see cref="LaterAsync"/>, but holds the thread that dispatched it until the test releases <paramref name="key"/>.</summary>
+    [OperationContract]
+    int Hold(int key);
+
     /// <summary>Who called, as the service sees it.</summary>
     [OperationContract]
     string Caller();
@@ -62,6 +66,8 @@ public sealed class Probe : IProbe
             return _later.TryGetValue(key, out var pending) && !pending.Task.IsCompleted;
         }
     }
+
+    public int Hold(int key) => Pending(key).Task.GetAwaiter().GetResult();
 
     public string Caller() => CallerIdentity.Current?.ToString() ?? "nobody";
 

@@ -9,13 +9,23 @@ namespace RpcCompare.Bindings.Fast.Tests;
 
 // The spinner count is per process: other tests' calls (which spin by default) must not run meanwhile.
 [CollectionDefinition(nameof(SpinBeforeBlockingTests), DisableParallelization = true)]
-public sealed class SpinnersAlone;
+public sealed class SpinnersAlone
+{
+    public static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// Waits out a waiter an earlier test left spinning (a server's reader keeps its budget after the
+    /// test ends): at most half the cores spin, so it would make the next test's waiter block for the cap.
+    /// </summary>
+    public static Task NoneSpinningAsync() =>
+        Eventually.HoldsAsync(() => SpinBeforeBlocking.Spinning == 0, Settle, () => $"{SpinBeforeBlocking.Spinning} still spinning from an earlier test");
+}
 
 /// <summary>The bounded spin before a blocking receive: it ends when bytes arrive or its budget runs out, and at most half the cores spin.</summary>
 [Collection(nameof(SpinBeforeBlockingTests))]
-public sealed class SpinBeforeBlockingTests
+public sealed class SpinBeforeBlockingTests : IAsyncLifetime
 {
-    private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan Settle = SpinnersAlone.Settle;
     private static readonly long LongBudget = SpinBeforeBlocking.Ticks(TimeSpan.FromSeconds(60));
 
     [Fact]
@@ -142,6 +152,10 @@ public sealed class SpinBeforeBlockingTests
         new FastUdsBindingOptions { Path = "/tmp/fast.sock", SpinWait = FastSpin.Max }.ThrowIfInvalidFast();
         _ = new FastClientProvider(new FastClientOptions { SpinWait = FastSpin.Max });
     }
+
+    public Task InitializeAsync() => SpinnersAlone.NoneSpinningAsync();
+
+    public Task DisposeAsync() => Task.CompletedTask;
 
     /// <summary>Two connected loopback sockets, blocking as the binding's are.</summary>
     private sealed class SocketPair : IDisposable

@@ -26,7 +26,11 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         _socket = socket;
         _options = options;
         // Stream chunks are up to 64 KiB whatever the message limit; a reply's own limit is checked in Answer.
-        _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size)) { SpinTicks = SpinBeforeBlocking.Ticks(options.SpinWait) };
+        _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size)) {
+            SpinTicks = SpinBeforeBlocking.Ticks(options.SpinWait),
+            // Only the process's one call in flight spins: several callers need the cores to read their replies.
+            MaySpin = static () => FastConnectionPool.CallsInFlight.Count <= 1,
+        };
     }
 
     public bool IsBroken { get; private set; }

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using RpcCompare.Bindings.Fast.Transport;
 
 namespace RpcCompare.Bindings.Fast.Client;
 
@@ -25,7 +26,29 @@ internal sealed class FastConnectionPool
         Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter, options.SpinWait), static key =>
             new FastConnectionPool(key.Address, new FastClientOptions { MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter, SpinWait = key.SpinWait }));
 
+    /// <summary>Connections rented and not yet returned, in every pool of the process: the calls in flight.</summary>
+    public static BusyCount CallsInFlight { get; } = new();
+
     public FastClientConnection Rent()
+    {
+        var connection = TakeIdle() ?? FastClientConnection.Connect(_address, _options);
+        CallsInFlight.Enter();
+        return connection;
+    }
+
+    public void Return(FastClientConnection connection)
+    {
+        CallsInFlight.Leave();
+        if (connection.IsBroken)
+        {
+            connection.Dispose();
+            return;
+        }
+
+        _idle.Push(connection);
+    }
+
+    private FastClientConnection? TakeIdle()
     {
         while (_idle.TryPop(out var connection))
         {
@@ -38,17 +61,6 @@ internal sealed class FastConnectionPool
             return connection;
         }
 
-        return FastClientConnection.Connect(_address, _options);
-    }
-
-    public void Return(FastClientConnection connection)
-    {
-        if (connection.IsBroken)
-        {
-            connection.Dispose();
-            return;
-        }
-
-        _idle.Push(connection);
+        return null;
     }
 }

@@ -41,7 +41,7 @@ internal sealed class FrameReader : IDisposable
     /// </summary>
     public long SpinTicks { get; set; }
 
-    /// <summary>Asked before each spin; false blocks at once (the server: while a call of this connection runs elsewhere, it needs the cores).</summary>
+    /// <summary>Asked before each spin; false blocks at once, when other work of this side needs the cores (the client: other calls in flight; the server: a call of this connection running elsewhere, or another connection handling a frame).</summary>
     public Func<bool>? MaySpin { get; set; }
 
     /// <summary>True when no part of a frame has arrived: a receive that times out now found the connection idle, not stalled.</summary>
@@ -169,9 +169,16 @@ internal sealed class FrameReader : IDisposable
     // Whatever has arrived, after a bounded spin for it; 0 at the end of the stream.
     private int ReceiveSome(Span<byte> destination)
     {
-        if (SpinTicks > 0 && _backoff.ShouldSpin() && MaySpin?.Invoke() != false && _socket.Available == 0)
+        if (SpinTicks > 0 && _backoff.ShouldSpin())
         {
-            _backoff.Record(SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks));
+            if (MaySpin?.Invoke() == false)
+            {
+                SpinBeforeBlocking.Decline();
+            }
+            else if (_socket.Available == 0)
+            {
+                _backoff.Record(SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks));
+            }
         }
 
         var received = _socket.Receive(destination, SocketFlags.None, out var error);

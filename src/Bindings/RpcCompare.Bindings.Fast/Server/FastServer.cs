@@ -31,6 +31,8 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
     private readonly ILogger<FastServer> _logger;
     private readonly UnixPeerPolicy _peers;
     private readonly ConcurrentDictionary<long, FastServerConnection> _connections = new();
+    // Connections handling a frame: a waiting connection spins only when none is.
+    private readonly BusyCount _handling = new();
     private FastDispatcher? _dispatcher;
     private ConnectionIncidents? _incidents;
     private Socket? _listener;
@@ -176,7 +178,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
                 ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The fast-uds server is serving its limit of {_maxConnections:#,0} connections ({FastUdsBindingOptions.SectionName}:MaxConnections); this connection is closed. Try again once others have closed.")
                 : null;
         var id = Interlocked.Increment(ref _nextId);
-        var connection = new FastServerConnection(socket, _dispatcher!, _options, incidents, new CallerIdentity(Name, peer), _logger, id, refusal);
+        var connection = new FastServerConnection(socket, _dispatcher!, _options, incidents, new CallerIdentity(Name, peer), _logger, id, refusal, _handling);
         _connections[id] = connection;
         var thread = new Thread(() =>
         {

@@ -26,11 +26,13 @@ internal sealed class FastServerConnection : IDisposable
     private readonly RpcServiceException? _refusal;
     private readonly ConcurrentDictionary<uint, InboundStream> _inbound = new();
     private readonly CancellationTokenSource _closing = new();
+    private readonly BusyCount _handling;
 
     // refusal: when set, the connection is told this (an Error frame for the connection, id 0) and closed.
     public FastServerConnection(Socket socket, FastDispatcher dispatcher, FastUdsBindingOptions options, ConnectionIncidents incidents,
-        CallerIdentity caller, ILogger logger, long id, RpcServiceException? refusal)
+        CallerIdentity caller, ILogger logger, long id, RpcServiceException? refusal, BusyCount handling)
     {
+        _handling = handling;
         _socket = socket;
         _dispatcher = dispatcher;
         _options = options;
@@ -53,7 +55,7 @@ internal sealed class FastServerConnection : IDisposable
         // Set once: every call dispatched on this thread (and its continuations) sees who connected.
         CallerIdentity.Current = _caller;
         // Stream chunks are up to 64 KiB whatever the message limit; a request's own limit is checked in Handle.
-        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 };
+        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 && _handling.Count == 0 };
         var reason = "closed by the client";
         try
         {
@@ -93,7 +95,15 @@ internal sealed class FastServerConnection : IDisposable
                 }
 
                 lastFrame = Environment.TickCount64;
-                Handle(header, body);
+                _handling.Enter();
+                try
+                {
+                    Handle(header, body);
+                }
+                finally
+                {
+                    _handling.Leave();
+                }
             }
         }
         catch (FrameTooLargeException e)

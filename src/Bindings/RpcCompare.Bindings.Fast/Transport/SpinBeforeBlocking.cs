@@ -24,12 +24,19 @@ internal static class SpinBeforeBlocking
 
     private static int s_spinning;
     private static long s_started;
+    private static long s_declined;
 
     /// <summary>Threads spinning right now (for tests).</summary>
     internal static int Spinning => Volatile.Read(ref s_spinning);
 
     /// <summary>Spins started since the process began (for tests: a wait that must not spin leaves it unchanged, whenever one looks).</summary>
     internal static long Started => Interlocked.Read(ref s_started);
+
+    /// <summary>Waits whose owner said not to spin because other work of its side was busy (for tests: proof a waiter reached its wait and blocked).</summary>
+    internal static long Declined => Interlocked.Read(ref s_declined);
+
+    /// <summary>Counts a wait that blocked at once because its owner's work needed the cores (only on that path: off the one-call hot path).</summary>
+    public static void Decline() => Interlocked.Increment(ref s_declined);
 
     /// <summary>Stopwatch ticks of <paramref name="spin"/>; 0 for none.</summary>
     public static long Ticks(TimeSpan spin) => spin <= TimeSpan.Zero ? 0 : (long)(spin.TotalSeconds * Stopwatch.Frequency);
