@@ -329,7 +329,7 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         [
             "wcf-nettcp/typed", "wcf-nettcp/pre-serialized", "wcf-uds/typed", "wcf-uds/pre-serialized", "wcf-http/long-poll",
             "grpc-tcp/stream", "grpc-tcp/multiplexed", "grpc-tcp/streams-raised/multiplexed", "grpc-uds/stream", "grpc-uds/multiplexed", "grpc-uds/streams-raised/multiplexed",
-            "pipes/frames",
+            "fast-uds/frames", "pipes/frames",
         ];
         var push = _run.Root.GetProperty("push");
         Assert.Equal("quick", push.GetProperty("settings").GetProperty("mode").GetString());

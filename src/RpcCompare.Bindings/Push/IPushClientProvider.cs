@@ -5,7 +5,7 @@ public interface IPushClientProvider
 {
     /// <summary>
     /// The ways this binding can deliver notifications, the default first: "stream" and
-    /// "multiplexed" (gRPC), "typed" and "pre-serialized" (WCF duplex), "long-poll" (HTTP), "frames" (pipes).
+    /// "multiplexed" (gRPC), "typed" and "pre-serialized" (WCF duplex), "long-poll" (HTTP), "frames" (pipes, fast-uds).
     /// </summary>
     IReadOnlyList<string> PushVariants { get; }
 

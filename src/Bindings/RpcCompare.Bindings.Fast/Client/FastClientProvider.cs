@@ -1,9 +1,14 @@
 using RpcCompare.Bindings.Carrying;
+using RpcCompare.Bindings.Fast.Push;
+using RpcCompare.Bindings.Push;
 
 namespace RpcCompare.Bindings.Fast.Client;
 
-/// <summary>Creates fast-uds clients; the address is the server's socket path. Proxies of one address share its connections.</summary>
-public sealed class FastClientProvider : IBindingClientProvider
+/// <summary>
+/// Creates fast-uds clients; the address is the server's socket path. Proxies of one address share
+/// its connections; a push client has a connection of its own.
+/// </summary>
+public sealed class FastClientProvider : IBindingClientProvider, IPushClientProvider
 {
     private readonly FastClientOptions _options;
 
@@ -25,11 +30,25 @@ public sealed class FastClientProvider : IBindingClientProvider
             throw new NotSupportedException(refusal.ToString());
         }
 
+        ThrowUnlessSocketPath(address);
+        return FastContractProxy.Create<TContract>(FastConnectionPool.For(address, _options));
+    }
+
+    /// <summary>"frames": Notification frames between the replies on the subscriber's connection, each publication framed once for all.</summary>
+    public IReadOnlyList<string> PushVariants { get; } = ["frames"];
+
+    public IPushClient CreatePushClient(string address, string? variant = null)
+    {
+        ThrowUnlessSocketPath(address);
+        PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
+        return new FastPushClient(address, _options);
+    }
+
+    private static void ThrowUnlessSocketPath(string address)
+    {
         if (string.IsNullOrEmpty(address) || !Path.IsPathRooted(address))
         {
             throw new ArgumentException($"A fast-uds address is an absolute socket path; got '{address}'.", nameof(address));
         }
-
-        return FastContractProxy.Create<TContract>(FastConnectionPool.For(address, _options));
     }
 }

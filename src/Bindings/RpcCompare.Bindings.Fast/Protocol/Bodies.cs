@@ -53,3 +53,14 @@ internal sealed class ErrorBody
     [ProtoMember(6)]
     public string FaultCode { get; set; } = "";
 }
+
+/// <summary>A SubscriptionEnded frame's body: which subscription the server ended, and why.</summary>
+[ProtoContract]
+internal sealed class SubscriptionEndedBody
+{
+    [ProtoMember(1)]
+    public string Topic { get; set; } = "";
+
+    [ProtoMember(2)]
+    public string Reason { get; set; } = "";
+}

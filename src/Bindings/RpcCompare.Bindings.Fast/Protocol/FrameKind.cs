@@ -26,4 +26,23 @@ internal enum FrameKind : byte
 
     /// <summary>Server to client: the ids, in the order asked (<see cref="BoundBody"/>).</summary>
     Bound = 10,
+
+    /// <summary>
+    /// Client to server: subscribe this connection to a topic (a <c>SubscribeRequest</c>); answered
+    /// with a Reply (<c>SubscribeReply</c>) or an Error. Every publication accepted afterwards comes
+    /// as a <see cref="Notification"/> frame on this connection.
+    /// </summary>
+    Subscribe = 11,
+
+    /// <summary>Client to server: end this connection's subscription to a topic; its last Notification frame comes before the Reply.</summary>
+    Unsubscribe = 12,
+
+    /// <summary>Client to server: publish a <c>Notification</c> to every subscriber of its topic, on every binding; answered with a <c>PublishReply</c>.</summary>
+    Publish = 13,
+
+    /// <summary>Server to client, call id 0: a publication to a topic the connection subscribes to (a <c>Notification</c>, with its sequence number).</summary>
+    Notification = 14,
+
+    /// <summary>Server to client, call id 0: the server ended a subscription (<see cref="SubscriptionEndedBody"/>: the subscriber fell too far behind).</summary>
+    SubscriptionEnded = 15,
 }

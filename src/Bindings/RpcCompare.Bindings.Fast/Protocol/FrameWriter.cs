@@ -24,10 +24,13 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
     public void Reset() => _written = FrameHeader.Size;
 
     /// <summary>The whole frame, header filled in: valid until the next write or <see cref="Reset"/>.</summary>
-    public ReadOnlySpan<byte> Complete(FrameKind kind, ushort operation, uint callId)
+    public ReadOnlySpan<byte> Complete(FrameKind kind, ushort operation, uint callId) => CompleteMemory(kind, operation, callId).Span;
+
+    /// <summary>As <see cref="Complete"/>, for an asynchronous send.</summary>
+    public ReadOnlyMemory<byte> CompleteMemory(FrameKind kind, ushort operation, uint callId)
     {
         new FrameHeader(kind, operation, callId, BodyLength).Write(_buffer);
-        return _buffer.AsSpan(0, _written);
+        return _buffer.AsMemory(0, _written);
     }
 
     public void Advance(int count)

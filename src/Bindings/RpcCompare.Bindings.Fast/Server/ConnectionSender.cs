@@ -136,6 +136,55 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
         }
     }
 
+    /// <summary>A frame built before (a notification encoded once for every subscriber); false once the connection is closed.</summary>
+    public bool SendBuilt(ReadOnlySpan<byte> frame)
+    {
+        lock (_lock)
+        {
+            if (!_closed)
+            {
+                Send(frame);
+            }
+
+            return !_closed;
+        }
+    }
+
+    /// <summary>
+    /// A protocol body as a frame if the socket can take it now; otherwise closes the connection
+    /// (a subscriber that stopped reading is told why when it can be, and never blocks a thread).
+    /// </summary>
+    public void SendProtocolOrClose<T>(FrameKind kind, T body)
+    {
+        lock (_lock)
+        {
+            if (_closed)
+            {
+                return;
+            }
+
+            bool writable;
+            try
+            {
+                writable = _socket.Poll(0, SelectMode.SelectWrite);
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                writable = false;
+            }
+
+            if (writable)
+            {
+                _writer.Reset();
+                Body.WriteProtocol(_writer, body);
+                Send(_writer.Complete(kind, 0, 0));
+                return;
+            }
+        }
+
+        Dispose();
+    }
+
     /// <summary>A protocol body (Bound) as a frame.</summary>
     public void SendProtocol<T>(FrameKind kind, uint callId, T body)
     {

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Protobuf.Mapping;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Fast.Server;
 
@@ -31,9 +32,13 @@ internal sealed class FastDispatcher
             throw new InvalidOperationException($"fast-uds serves at most {ushort.MaxValue - FirstId:#,0} operations; the host registered {operations.Count:#,0}.");
         }
 
+        Topics = services.GetService<TopicRegistry>();
         _operations = [.. operations];
         _ids = operations.Select((o, i) => (o.Key, Id: (ushort)(i + FirstId))).ToDictionary(p => p.Key, p => p.Id);
     }
+
+    /// <summary>The host's topics when it serves publish/subscribe (subscriptions live on their connection: <see cref="FastPushSession"/>).</summary>
+    public TopicRegistry? Topics { get; }
 
     /// <summary>Ids below this are the protocol's own (none used yet): operation ids start here.</summary>
     public const ushort FirstId = 16;

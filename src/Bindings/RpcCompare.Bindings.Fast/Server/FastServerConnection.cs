@@ -27,6 +27,7 @@ internal sealed class FastServerConnection : IDisposable
     private readonly ConcurrentDictionary<uint, InboundStream> _inbound = new();
     private readonly CancellationTokenSource _closing = new();
     private readonly BusyCount _handling;
+    private FastPushSession? _push;
 
     // refusal: when set, the connection is told this (an Error frame for the connection, id 0) and closed.
     public FastServerConnection(Socket socket, FastDispatcher dispatcher, FastUdsBindingOptions options, ConnectionIncidents incidents,
@@ -83,8 +84,8 @@ internal sealed class FastServerConnection : IDisposable
                 }
                 catch (SocketException e) when (IsTimeout(e) && reader.IsBetweenFrames)
                 {
-                    // Idle means no frame and no call in flight: a long call keeps its connection.
-                    if (Sender.InFlight > 0 || _options.IdleTimeout == Timeout.InfiniteTimeSpan || Environment.TickCount64 - lastFrame < _options.IdleTimeout.TotalMilliseconds)
+                    // Idle means no frame, no call in flight and no subscription: a long call, or a subscriber waiting for news, keeps its connection.
+                    if (Sender.InFlight > 0 || _push is { HasSubscriptions: true } || _options.IdleTimeout == Timeout.InfiniteTimeSpan || Environment.TickCount64 - lastFrame < _options.IdleTimeout.TotalMilliseconds)
                     {
                         continue;
                     }
@@ -147,6 +148,7 @@ internal sealed class FastServerConnection : IDisposable
     {
         _closing.Cancel();
         Sender.Dispose();
+        _push?.Dispose();
         foreach (var inbound in _inbound.Values)
         {
             inbound.Complete(new IOException("The client's connection closed before its stream ended."));
@@ -190,7 +192,7 @@ internal sealed class FastServerConnection : IDisposable
     {
         switch (header.Kind)
         {
-            case FrameKind.Request when header.BodyLength > _options.MaxMessageSize:
+            case FrameKind.Request or FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish when header.BodyLength > _options.MaxMessageSize:
                 throw new FrameTooLargeException(header, header.BodyLength, _options.MaxMessageSize);
             case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
                 Sender.Started();
@@ -199,6 +201,9 @@ internal sealed class FastServerConnection : IDisposable
             case FrameKind.Request:
                 Sender.Started();
                 Sender.Error(header.CallId, new RpcServiceException(RpcErrorCode.NotFound, $"Operation id {header.Operation} is not one this server gave out; bind the contract first."), null);
+                break;
+            case FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish:
+                FastPushSession.Handle(_dispatcher.Topics is { } topics ? _push ??= new FastPushSession(topics, Sender) : null, _dispatcher.Topics, Sender, header, body);
                 break;
             case FrameKind.Bind:
                 Sender.SendProtocol(FrameKind.Bound, header.CallId, Bind(body));
