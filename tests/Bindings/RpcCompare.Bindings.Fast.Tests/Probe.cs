@@ -27,6 +27,14 @@ public interface IProbe
     [OperationContract]
     int Hold(int key);
 
+    /// <summary>Like <see cref="LaterAsync"/>, but ends cancelled when its token is (recorded: <see cref="Probe.SawCancellation"/>).</summary>
+    [OperationContract]
+    Task<int> WaitForCancellationAsync(int key, CancellationToken cancellationToken);
+
+    /// <summary>Like <see cref="LaterAsync"/>, taking a token it never looks at.</summary>
+    [OperationContract]
+    Task<int> IgnoreCancellationAsync(int key, CancellationToken cancellationToken);
+
     /// <summary>Who called, as the service sees it.</summary>
     [OperationContract]
     string Caller();
@@ -44,6 +52,7 @@ public interface IProbe
 public sealed class Probe : IProbe
 {
     private readonly Dictionary<int, TaskCompletionSource<int>> _later = [];
+    private readonly Dictionary<int, CancellationToken> _tokens = [];
 
     public List<string> Notes { get; } = [];
 
@@ -68,6 +77,27 @@ public sealed class Probe : IProbe
     }
 
     public int Hold(int key) => Pending(key).Task.GetAwaiter().GetResult();
+
+    public Task<int> WaitForCancellationAsync(int key, CancellationToken cancellationToken)
+    {
+        lock (_tokens)
+        {
+            _tokens[key] = cancellationToken;
+        }
+
+        return Pending(key).Task.WaitAsync(cancellationToken);
+    }
+
+    public Task<int> IgnoreCancellationAsync(int key, CancellationToken cancellationToken) => Pending(key).Task;
+
+    /// <summary>Whether the service's token for the call with <paramref name="key"/> was cancelled.</summary>
+    public bool SawCancellation(int key)
+    {
+        lock (_tokens)
+        {
+            return _tokens.TryGetValue(key, out var token) && token.IsCancellationRequested;
+        }
+    }
 
     public string Caller() => CallerIdentity.Current?.ToString() ?? "nobody";
 

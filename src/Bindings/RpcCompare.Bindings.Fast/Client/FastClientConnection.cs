@@ -77,7 +77,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     /// the caller reads and gives this connection back to <paramref name="pool"/> at the stream's end.
     /// </summary>
     public TReply Call<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request,
-        bool streamIn = false, bool streamOut = false, FastConnectionPool? pool = null)
+        bool streamIn = false, bool streamOut = false, FastConnectionPool? pool = null, CancellationToken cancellationToken = default)
     {
         var (ids, refusals) = Bind(contract);
         var id = ids[operation];
@@ -107,7 +107,10 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         }
 
         var callId = NextCallId();
-        return Decode<TReply>(Exchange(_writer.Complete(FrameKind.Request, id, callId), callId, FrameKind.Reply, description), description);
+        var frame = _writer.Complete(FrameKind.Request, id, callId);
+        return cancellationToken.CanBeCanceled || _options.CallTimeout != Timeout.InfiniteTimeSpan
+            ? Decode<TReply>(CancellableExchange(frame, callId, description, cancellationToken), description)
+            : Decode<TReply>(Exchange(frame, callId, FrameKind.Reply, description), description);
     }
 
     public void Dispose()
@@ -196,6 +199,13 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     private ReadOnlySpan<byte> Answer(uint callId, FrameKind expected, OperationDescription? operation)
     {
         var kind = Receive(callId, operation, out var body);
+        if (kind == FrameKind.Cancel && _cancel.Requested)
+        {
+            // The server took the call out: nothing more comes for it.
+            LastUsed = Environment.TickCount64;
+            throw new CallCancelledException();
+        }
+
         if (kind != expected)
         {
             IsBroken = true;

@@ -130,17 +130,15 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
         var streamOut = _operation.Reply.Shape == MessageShape.Chunks;
         return (pool, args) =>
         {
-            if (token >= 0 && args[token] is CancellationToken cancellation)
-            {
-                cancellation.ThrowIfCancellationRequested();
-            }
+            var cancellation = token >= 0 && args[token] is CancellationToken given ? given : CancellationToken.None;
+            cancellation.ThrowIfCancellationRequested();
 
             var connection = pool.Rent();
             TReply reply;
             var handedOver = false;
             try
             {
-                reply = connection.Call<TRequest, TReply>(_contract, _index, description, request(args), streamIn, streamOut, pool);
+                reply = connection.Call<TRequest, TReply>(_contract, _index, description, request(args), streamIn, streamOut, pool, cancellation);
                 // A reply stream keeps the connection until the caller has read it (ReplyStream gives it back).
                 handedOver = streamOut;
             }

@@ -18,4 +18,12 @@ public sealed class FastClientOptions
     /// (the low-latency mode, e.g. 1 ms) trades a busy core for latency. Defaults to <see cref="FastSpin.Default"/>.
     /// </summary>
     public TimeSpan SpinWait { get; set; } = FastSpin.Default;
+
+    /// <summary>
+    /// How long a call may take (WCF's OperationTimeout): past it the client tells the server to
+    /// cancel the call (the service's CancellationToken fires, if it takes one) and the caller gets
+    /// a <see cref="TimeoutException"/>; the connection stays usable. Streamed calls are not timed.
+    /// Infinite (the default) or positive.
+    /// </summary>
+    public TimeSpan CallTimeout { get; set; } = Timeout.InfiniteTimeSpan;
 }

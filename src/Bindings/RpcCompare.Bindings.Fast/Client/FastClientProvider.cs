@@ -16,6 +16,10 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
     {
         _options = options ?? new FastClientOptions();
         FastSpin.ThrowIfInvalid(_options.SpinWait, $"{nameof(FastClientOptions)}.{nameof(FastClientOptions.SpinWait)}");
+        if (_options.CallTimeout <= TimeSpan.Zero && _options.CallTimeout != Timeout.InfiniteTimeSpan)
+        {
+            throw new InvalidOperationException($"{nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)} must be positive or Timeout.InfiniteTimeSpan; got {_options.CallTimeout}.");
+        }
     }
 
     public string Name => BindingNames.FastUds;

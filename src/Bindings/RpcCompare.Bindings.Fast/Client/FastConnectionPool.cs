@@ -11,7 +11,7 @@ namespace RpcCompare.Bindings.Fast.Client;
 internal sealed class FastConnectionPool
 {
     // By the options' values, not the instance: every factory makes its own options, and pools are never dropped.
-    private static readonly ConcurrentDictionary<(string Address, int MaxMessageSize, TimeSpan IdleCheckAfter, TimeSpan SpinWait), FastConnectionPool> Pools = new();
+    private static readonly ConcurrentDictionary<(string Address, int MaxMessageSize, TimeSpan IdleCheckAfter, TimeSpan SpinWait, TimeSpan CallTimeout), FastConnectionPool> Pools = new();
     private readonly ConcurrentStack<FastClientConnection> _idle = new();
     private readonly string _address;
     private readonly FastClientOptions _options;
@@ -23,8 +23,11 @@ internal sealed class FastConnectionPool
     }
 
     public static FastConnectionPool For(string address, FastClientOptions options) =>
-        Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter, options.SpinWait), static key =>
-            new FastConnectionPool(key.Address, new FastClientOptions { MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter, SpinWait = key.SpinWait }));
+        Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter, options.SpinWait, options.CallTimeout), static key =>
+            new FastConnectionPool(key.Address, new FastClientOptions
+            {
+                MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter, SpinWait = key.SpinWait, CallTimeout = key.CallTimeout,
+            }));
 
     /// <summary>Connections rented and not yet returned, in every pool of the process: the calls in flight.</summary>
     public static BusyCount CallsInFlight { get; } = new();

@@ -34,7 +34,7 @@ internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, ui
     public static FrameHeader Read(ReadOnlySpan<byte> source, int maxBody)
     {
         var kind = (FrameKind)source[4];
-        if (kind is not (FrameKind.Request or FrameKind.Reply or FrameKind.Error or FrameKind.StreamData or FrameKind.StreamEnd or FrameKind.Bind or FrameKind.Bound
+        if (kind is not (FrameKind.Request or FrameKind.Reply or FrameKind.Error or FrameKind.Cancel or FrameKind.StreamData or FrameKind.StreamEnd or FrameKind.Bind or FrameKind.Bound
             or FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish or FrameKind.Notification or FrameKind.SubscriptionEnded))
         {
             throw new FastProtocolException($"frame kind {source[4]} is not one of the protocol's");

@@ -13,6 +13,13 @@ internal enum FrameKind : byte
     Error = 3,
 
     /// <summary>
+    /// Client to server: cancel the call with the header's id (its service's CancellationToken, if it
+    /// takes one, fires). If the call is still to be answered the server answers Cancel with the same
+    /// id at once and nothing else for it; a call already answered is left alone. No body.
+    /// </summary>
+    Cancel = 4,
+
+    /// <summary>
     /// Either way: up to 64 KiB of a Stream the call carries (WCF's streamed transfer: the stream is
     /// the whole request or reply, whose own frame has an empty body), raw bytes with the call's id.
     /// </summary>

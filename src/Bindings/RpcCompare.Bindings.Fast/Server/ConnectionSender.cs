@@ -20,6 +20,7 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
     private readonly long _connectionId;
     private readonly Lock _lock = new();
     private readonly FrameWriter _writer = new();
+    private readonly LiveCalls _calls = new();
     private int _inFlight;
     private bool _closed;
 
@@ -34,7 +35,45 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
     public int InFlight => Volatile.Read(ref _inFlight);
 
     /// <summary>A call was dispatched: it ends with exactly one of <see cref="Reply{TReply}"/>, <see cref="ReplyStream"/> or <see cref="Error"/>.</summary>
-    public void Started() => Interlocked.Increment(ref _inFlight);
+    public void Started(uint callId)
+    {
+        Interlocked.Increment(ref _inFlight);
+        lock (_lock)
+        {
+            _calls.Start(callId);
+        }
+    }
+
+    /// <summary>For a service that takes a CancellationToken: cancelled by the client's Cancel frame, or when the connection closes.</summary>
+    public CancellationToken TokenFor(uint callId)
+    {
+        lock (_lock)
+        {
+            return _calls.TokenFor(callId);
+        }
+    }
+
+    /// <summary>
+    /// The client cancelled call <paramref name="callId"/>: if it is still to be answered, the client
+    /// is told at once (a Cancel frame with its id), its answer is dropped when it comes, and its
+    /// service's token, if it takes one, is cancelled. A call already answered is left alone.
+    /// </summary>
+    public void Cancel(uint callId)
+    {
+        CancellationTokenSource? token;
+        lock (_lock)
+        {
+            if (_closed || !_calls.Cancel(callId, out token))
+            {
+                return;
+            }
+
+            _writer.Reset();
+            Send(_writer.Complete(FrameKind.Cancel, 0, callId));
+        }
+
+        CancelQuietly(token);
+    }
 
     /// <summary>The call's reply message; nothing for a one-way call (call id 0), which WCF answers with nothing at all.</summary>
     public void Reply<TReply>(uint callId, TReply reply)
@@ -43,7 +82,7 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
         {
             lock (_lock)
             {
-                if (_closed || callId == 0)
+                if (!Finish(callId) || _closed)
                 {
                     return;
                 }
@@ -76,9 +115,15 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
         {
             using (reply)
             {
-                if (!SendFrame(FrameKind.Reply, callId, []))
+                lock (_lock)
                 {
-                    return;
+                    if (!Finish(callId) || _closed)
+                    {
+                        return;
+                    }
+
+                    _writer.Reset();
+                    Send(_writer.Complete(FrameKind.Reply, 0, callId));
                 }
 
                 try
@@ -105,9 +150,12 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
         try
         {
             LogUnexpected(exception, operation);
-            if (callId != 0)
+            lock (_lock)
             {
-                SendErrorFrame(callId, exception, operation);
+                if (Finish(callId) && !_closed)
+                {
+                    WriteError(callId, SafeBody(exception, operation));
+                }
             }
         }
         finally
@@ -213,10 +261,43 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
             // Already gone.
         }
 
+        CancellationTokenSource[] tokens;
         lock (_lock)
         {
             _closed = true;
             _writer.Dispose();
+            tokens = _calls.TakeAllTokens();
+        }
+
+        // The client is gone: services still working for it are told to stop.
+        foreach (var token in tokens)
+        {
+            CancelQuietly(token);
+        }
+    }
+
+    // Under _lock: whether the call is still to be answered; its token's source is done with either way.
+    private bool Finish(uint callId)
+    {
+        var answer = _calls.Finish(callId, out var token);
+        token?.Dispose();
+        return answer;
+    }
+
+    private void CancelQuietly(CancellationTokenSource? token)
+    {
+        try
+        {
+            token?.Cancel();
+        }
+        catch (ObjectDisposedException)
+        {
+            // The call finished meanwhile.
+        }
+        catch (AggregateException e)
+        {
+            // A callback the service registered threw: its call ends however it ends; the connection goes on.
+            FastServerLog.OperationFailed(_logger, e, "cancellation callback", _connectionId);
         }
     }
 

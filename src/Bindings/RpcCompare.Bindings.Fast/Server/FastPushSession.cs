@@ -35,7 +35,7 @@ internal sealed class FastPushSession : IDisposable
     /// <summary>Handles a Subscribe, Unsubscribe or Publish frame: answers it with a Reply or an Error.</summary>
     public static void Handle(FastPushSession? session, TopicRegistry? registry, ConnectionSender sender, FrameHeader header, ReadOnlySpan<byte> body)
     {
-        sender.Started();
+        sender.Started(header.CallId);
         try
         {
             if (session is null || registry is null)

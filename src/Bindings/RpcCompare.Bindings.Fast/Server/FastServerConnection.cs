@@ -195,15 +195,18 @@ internal sealed class FastServerConnection : IDisposable
             case FrameKind.Request or FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish when header.BodyLength > _options.MaxMessageSize:
                 throw new FrameTooLargeException(header, header.BodyLength, _options.MaxMessageSize);
             case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
-                Sender.Started();
+                Sender.Started(header.CallId);
                 operation.Dispatch(this, header.CallId, body);
                 break;
             case FrameKind.Request:
-                Sender.Started();
+                Sender.Started(header.CallId);
                 Sender.Error(header.CallId, new RpcServiceException(RpcErrorCode.NotFound, $"Operation id {header.Operation} is not one this server gave out; bind the contract first."), null);
                 break;
             case FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish:
                 FastPushSession.Handle(_dispatcher.Topics is { } topics ? _push ??= new FastPushSession(topics, Sender) : null, _dispatcher.Topics, Sender, header, body);
+                break;
+            case FrameKind.Cancel:
+                Sender.Cancel(header.CallId);
                 break;
             case FrameKind.Bind:
                 Sender.SendProtocol(FrameKind.Bound, header.CallId, Bind(body));

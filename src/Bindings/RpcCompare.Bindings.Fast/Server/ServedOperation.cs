@@ -34,6 +34,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
     private readonly Func<TContract, TRequest, CancellationToken, Task<TReply>> _call;
     private readonly bool _streamIn;
     private readonly bool _streamOut;
+    private readonly bool _takesToken;
 
     public ServedOperation(OperationMessages operation, TContract service)
     {
@@ -43,12 +44,15 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         Key = (operation.ServiceName, operation.Name);
         _streamIn = operation.Request.Shape == MessageShape.Chunks;
         _streamOut = operation.Reply.Shape == MessageShape.Chunks;
+        // Only a service that can see a token gets one of its own (a source per call): the others run as before.
+        _takesToken = operation.ServerForm.GetParameters().Any(static p => p.ParameterType == typeof(CancellationToken));
     }
 
     public (string Service, string Name) Key { get; }
 
     public void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body)
     {
+        var token = _takesToken && callId != 0 ? connection.Sender.TokenFor(callId) : CancellationToken.None;
         if (_streamIn)
         {
             // The service reads the stream while this connection's thread receives it: the call runs on the pool.
@@ -58,7 +62,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
                 TReply reply;
                 try
                 {
-                    reply = await _call(_service, (TRequest)(object)inbound.Reader, CancellationToken.None).ConfigureAwait(false);
+                    reply = await _call(_service, (TRequest)(object)inbound.Reader, token).ConfigureAwait(false);
                 }
                 catch (Exception e)
                 {
@@ -89,7 +93,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         Task<TReply> task;
         try
         {
-            task = _call(_service, request, CancellationToken.None);
+            task = _call(_service, request, token);
         }
         catch (Exception e)
         {
