@@ -13,7 +13,7 @@ namespace RpcCompare.Bindings.Fast.Server;
 /// the calls in flight (a call is in flight from dispatch to its last frame), so the connection is
 /// idle only when none is. Sends never throw: a client that has gone is the reader's to notice.
 /// </summary>
-internal sealed class ConnectionSender : IFrameSender, IDisposable
+internal sealed partial class ConnectionSender : IFrameSender, IDisposable
 {
     private readonly Socket _socket;
     private readonly ILogger _logger;
@@ -33,47 +33,6 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
 
     /// <summary>Calls dispatched and not yet answered.</summary>
     public int InFlight => Volatile.Read(ref _inFlight);
-
-    /// <summary>A call was dispatched: it ends with exactly one of <see cref="Reply{TReply}"/>, <see cref="ReplyStream"/> or <see cref="Error"/>.</summary>
-    public void Started(uint callId)
-    {
-        Interlocked.Increment(ref _inFlight);
-        lock (_lock)
-        {
-            _calls.Start(callId);
-        }
-    }
-
-    /// <summary>For a service that takes a CancellationToken: cancelled by the client's Cancel frame, or when the connection closes.</summary>
-    public CancellationToken TokenFor(uint callId)
-    {
-        lock (_lock)
-        {
-            return _calls.TokenFor(callId);
-        }
-    }
-
-    /// <summary>
-    /// The client cancelled call <paramref name="callId"/>: if it is still to be answered, the client
-    /// is told at once (a Cancel frame with its id), its answer is dropped when it comes, and its
-    /// service's token, if it takes one, is cancelled. A call already answered is left alone.
-    /// </summary>
-    public void Cancel(uint callId)
-    {
-        CancellationTokenSource? token;
-        lock (_lock)
-        {
-            if (_closed || !_calls.Cancel(callId, out token))
-            {
-                return;
-            }
-
-            _writer.Reset();
-            Send(_writer.Complete(FrameKind.Cancel, 0, callId));
-        }
-
-        CancelQuietly(token);
-    }
 
     /// <summary>The call's reply message; nothing for a one-way call (call id 0), which WCF answers with nothing at all.</summary>
     public void Reply<TReply>(uint callId, TReply reply)
@@ -273,31 +232,6 @@ internal sealed class ConnectionSender : IFrameSender, IDisposable
         foreach (var token in tokens)
         {
             CancelQuietly(token);
-        }
-    }
-
-    // Under _lock: whether the call is still to be answered; its token's source is done with either way.
-    private bool Finish(uint callId)
-    {
-        var answer = _calls.Finish(callId, out var token);
-        token?.Dispose();
-        return answer;
-    }
-
-    private void CancelQuietly(CancellationTokenSource? token)
-    {
-        try
-        {
-            token?.Cancel();
-        }
-        catch (ObjectDisposedException)
-        {
-            // The call finished meanwhile.
-        }
-        catch (AggregateException e)
-        {
-            // A callback the service registered threw: its call ends however it ends; the connection goes on.
-            FastServerLog.OperationFailed(_logger, e, "cancellation callback", _connectionId);
         }
     }
 
