@@ -12,14 +12,16 @@ public static partial class HeadlessChromium
 {
     private static readonly string[] s_paths = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 
-    public static async Task<RenderedPage> RenderAsync(string htmlPath)
+    /// <param name="htmlPath">The page.</param>
+    /// <param name="windowWidth">The window's width in CSS pixels (its height is 900).</param>
+    public static async Task<RenderedPage> RenderAsync(string htmlPath, int windowWidth = 1280)
     {
         var chromium = s_paths.FirstOrDefault(File.Exists)
             ?? throw new InvalidOperationException("Chromium is not installed: `bash perf/install-prerequisites.sh` installs it (CI runs it first).");
         using var profile = new TemporaryDirectory();
         var (exitCode, output) = await TestProcess.RunAsync(
             chromium,
-            ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", $"--user-data-dir={profile.FullPath}", "--virtual-time-budget=5000", "--dump-dom", new Uri(htmlPath).AbsoluteUri],
+            ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", $"--user-data-dir={profile.FullPath}", $"--window-size={windowWidth},900", "--hide-scrollbars", "--virtual-time-budget=5000", "--dump-dom", new Uri(htmlPath).AbsoluteUri],
             TimeSpan.FromMinutes(2));
         var body = BodyTag().Match(output);
         if (exitCode != 0 || !body.Success)
@@ -32,7 +34,8 @@ public static partial class HeadlessChromium
         return new RenderedPage(
             Attribute("data-charts-drawn") is { } drawn ? int.Parse(drawn, CultureInfo.InvariantCulture) : null,
             Attribute("data-error"),
-            output);
+            output,
+            Attribute("data-page-overflow") is { } overflow ? int.Parse(overflow, CultureInfo.InvariantCulture) : null);
     }
 
     [GeneratedRegex("<body[^>]*>")]
@@ -42,4 +45,5 @@ public static partial class HeadlessChromium
 /// <param name="ChartsDrawn">What the page's script counted, or null when the script never got that far.</param>
 /// <param name="Error">The first script error, or null.</param>
 /// <param name="Dom">The document after its scripts ran (with Chromium's own messages around it).</param>
-public sealed record RenderedPage(int? ChartsDrawn, string? Error, string Dom);
+/// <param name="PageOverflow">Pixels the page was wider than the window, where its script measured it (report.html).</param>
+public sealed record RenderedPage(int? ChartsDrawn, string? Error, string Dom, int? PageOverflow = null);

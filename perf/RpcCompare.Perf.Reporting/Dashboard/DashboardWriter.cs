@@ -55,7 +55,8 @@ public static class DashboardWriter
             html.Append(CultureInfo.InvariantCulture, $"<section class=\"chart\"><h3>{Encode(title)}</h3><div class=\"canvas\"><canvas data-chart=\"{chart}\"></canvas></div></section>");
         }
 
-        html.Append("<h2>Runs</h2><table id=\"runs\"><thead><tr><th>started (UTC)</th><th>kind</th><th>what</th><th>machine</th><th>commit</th><th>took</th><th>headline figures</th><th>reports</th></tr></thead><tbody>");
+        // The runs table scrolls inside its own box on a narrow window; the page keeps the window's width.
+        html.Append("<h2>Runs</h2><div class=\"table-wrap\"><table id=\"runs\"><thead><tr><th>started (UTC)</th><th>kind</th><th>what</th><th>machine</th><th>commit</th><th>took</th><th>headline figures</th><th>reports</th></tr></thead><tbody>");
         foreach (var run in runs)
         {
             html.Append(CultureInfo.InvariantCulture, $"<tr data-run=\"{Encode(run.Id)}\"><td>{run.StartedUtc:yyyy-MM-dd HH:mm:ss}</td><td>{Encode(run.Kind)}</td><td>{Encode(run.What)}</td><td>{Encode(run.Machine)}</td><td><code>{Encode(run.Commit ?? "not recorded")}</code></td><td>{Duration(run.DurationSeconds)}</td><td>{Headlines(run)}</td><td>");
@@ -63,7 +64,7 @@ public static class DashboardWriter
             html.Append("</td></tr>");
         }
 
-        html.Append("</tbody></table>");
+        html.Append("</tbody></table></div>");
         if (unreadable.Count > 0)
         {
             html.Append("<h2>Reports that could not be read</h2><ul>");

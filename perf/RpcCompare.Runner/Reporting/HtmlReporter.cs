@@ -80,7 +80,8 @@ internal static class HtmlReporter
 
     private static void AppendTable(StringBuilder html, ReportTable table)
     {
-        html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(table.Title)}</h3><table><tr>");
+        // Wide tables scroll inside their own box, so every column can be reached on a narrow window while the page keeps its width.
+        html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(table.Title)}</h3><div class=\"table-wrap\"><table><tr>");
         foreach (var column in table.Columns)
         {
             html.Append(CultureInfo.InvariantCulture, $"<th>{Encode(column)}</th>");
@@ -98,7 +99,7 @@ internal static class HtmlReporter
             html.Append("</tr>");
         }
 
-        html.Append("</table>");
+        html.Append("</table></div>");
         if (table.Note is { } note)
         {
             html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\">{Encode(note)}</p>");

@@ -92,13 +92,18 @@ public sealed class DashboardTests : IDisposable
         Assert.DoesNotContain("/*RUNS_JSON*/", html, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task Chromium_DrawsEveryHeadlineChart_FromDisk()
+    [Theory]
+    [InlineData(1280)]
+    [InlineData(390)]
+    public async Task Chromium_DrawsEveryHeadlineChart_AndFitsTheWindow(int windowWidth)
     {
-        var page = await HeadlessChromium.RenderAsync(DashboardWriter.Write(_results.FullPath));
+        var page = await HeadlessChromium.RenderAsync(DashboardWriter.Write(_results.FullPath), windowWidth);
 
         Assert.Null(page.Error);
         Assert.Equal(DashboardWriter.Charts.Count, page.ChartsDrawn);
+        // Nothing runs off the right edge; the runs table scrolls inside its own box.
+        Assert.Equal(0, page.PageOverflow);
+        Assert.Contains("<div class=\"table-wrap\"><table id=\"runs\">", page.Dom, StringComparison.Ordinal);
     }
 
     [Fact]
