@@ -35,7 +35,8 @@ public sealed record Table(string Title, IReadOnlyList<string> Columns, IReadOnl
     public string ToHtml(int headingLevel = 2)
     {
         var html = new StringBuilder();
-        html.Append(CultureInfo.InvariantCulture, $"<h{headingLevel}>{Encode(Title)}</h{headingLevel}><table><thead><tr>");
+        // A wide table scrolls inside its own box (the page's CSS gives .table-wrap overflow-x), so every column can be reached on a narrow window.
+        html.Append(CultureInfo.InvariantCulture, $"<h{headingLevel}>{Encode(Title)}</h{headingLevel}><div class=\"table-wrap\"><table><thead><tr>");
         foreach (var column in Columns)
         {
             html.Append(CultureInfo.InvariantCulture, $"<th>{Encode(column)}</th>");
@@ -53,7 +54,7 @@ public sealed record Table(string Title, IReadOnlyList<string> Columns, IReadOnl
             html.Append("</tr>");
         }
 
-        html.Append("</tbody></table>");
+        html.Append("</tbody></table></div>");
         if (Note is not null)
         {
             html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\">{Encode(Note)}</p>");

@@ -81,14 +81,18 @@ public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoa
             Assert.All(r.GetProperty("reportFiles").EnumerateArray(), f => Assert.Contains($"({Path.GetRelativePath(_run.Directory, f.GetString()!)})", markdown, StringComparison.Ordinal)));
     }
 
-    [Fact]
-    public async Task SummaryHtml_Chromium_DrawsItsChart_FromDisk()
+    [Theory]
+    [InlineData(1280)]
+    [InlineData(390)]
+    public async Task SummaryHtml_Chromium_DrawsItsChart_AndFitsTheWindow(int windowWidth)
     {
-        var page = await HeadlessChromium.RenderAsync(Path.Combine(_run.Directory, "report.html"));
+        var page = await HeadlessChromium.RenderAsync(Path.Combine(_run.Directory, "report.html"), windowWidth);
 
         Assert.Null(page.Error);
         Assert.Equal(1, page.ChartsDrawn);
         Assert.Contains("<td>ping</td>", page.Dom, StringComparison.Ordinal);
+        // Nothing runs off the right edge: the summary's tables scroll inside their own boxes.
+        Assert.Equal(0, page.PageOverflow);
     }
 
     [Fact]
