@@ -8,7 +8,8 @@ namespace RpcCompare.Runner.Tests;
 /// The runner in --quick mode, end to end: host started as a separate process, every suite, every
 /// report. Checks completeness and consistency of the reports, never a timing.
 /// </summary>
-public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
+[Collection(QuickRunShared.Name)]
+public sealed class QuickRunTests
 {
     private static readonly string[] s_bindings = QuickRunCells.Bindings;
     private static readonly string[] s_sweeps = ["ReadDirectory, entries n", "WriteAt, writes per call k"];
@@ -328,59 +329,6 @@ public sealed class QuickRunTests : IClassFixture<QuickRunTests.QuickRun>
         Assert.Contains("Noisy cells", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("Repeatability", markdown, StringComparison.Ordinal);
         Assert.Equal(JsonValueKind.Null, _run.Root.GetProperty("repeatability").ValueKind);
-    }
-
-    [Fact]
-    public void ReportJson_Push_HasTheBroadcastSearchAndEveryCollaborationRow_ForEveryPushVariant()
-    {
-        string[] variants =
-        [
-            "wcf-nettcp/typed", "wcf-nettcp/pre-serialized", "wcf-uds/typed", "wcf-uds/pre-serialized", "wcf-http/long-poll",
-            "grpc-tcp/stream", "grpc-tcp/multiplexed", "grpc-tcp/streams-raised/multiplexed", "grpc-uds/stream", "grpc-uds/multiplexed", "grpc-uds/streams-raised/multiplexed",
-            "fast-uds/frames", "pipes/frames",
-        ];
-        var push = _run.Root.GetProperty("push");
-        Assert.Equal("quick", push.GetProperty("settings").GetProperty("mode").GetString());
-        var confirmations = push.GetProperty("settings").GetProperty("confirmBursts").GetInt32();
-        Assert.True(confirmations > push.GetProperty("settings").GetProperty("bursts").GetInt32(), "quick mode runs the confirmation too");
-
-        var broadcast = push.GetProperty("broadcast").EnumerateArray().ToList();
-        Assert.Equal(variants, broadcast.Select(b => b.GetProperty("target").GetProperty("label").GetString()));
-        foreach (var search in broadcast)
-        {
-            var steps = search.GetProperty("steps").EnumerateArray().ToList();
-            Assert.NotEmpty(steps);
-            Assert.Equal(5, steps[0].GetProperty("subscribers").GetInt32());
-            foreach (var step in steps)
-            {
-                // A step either held every burst or says why not.
-                Assert.True(step.GetProperty("held").GetBoolean() || !string.IsNullOrEmpty(step.GetProperty("failure").GetString()), step.ToString());
-                Assert.InRange(step.GetProperty("completed").GetInt32(), 0, step.GetProperty("bursts").GetInt32());
-            }
-
-            if (search.GetProperty("maxSubscribers").ValueKind == JsonValueKind.Number)
-            {
-                // The M reported held its confirmation run, and every notification of that run has a latency.
-                var max = search.GetProperty("maxSubscribers").GetInt32();
-                Assert.Contains(steps, s => s.GetProperty("confirmation").GetBoolean() && s.GetProperty("held").GetBoolean() && s.GetProperty("subscribers").GetInt32() == max);
-                var atMax = search.GetProperty("atMax");
-                Assert.Equal(max * confirmations, atMax.GetProperty("count").GetInt64());
-                Assert.InRange(atMax.GetProperty("median").GetDouble(), 0, atMax.GetProperty("max").GetDouble());
-            }
-        }
-
-        var collaboration = push.GetProperty("collaboration").EnumerateArray().ToList();
-        Assert.Equal(variants, collaboration.Select(c => c.GetProperty("target").GetProperty("label").GetString()));
-        foreach (var row in collaboration)
-        {
-            // 4 rooms × 3 publications × 1 other member.
-            Assert.Equal(12, row.GetProperty("expected").GetInt64());
-            Assert.InRange(row.GetProperty("received").GetInt64(), 0, 12);
-            if (row.GetProperty("received").GetInt64() > 0)
-            {
-                Assert.Equal(row.GetProperty("received").GetInt64(), row.GetProperty("latency").GetProperty("count").GetInt64());
-            }
-        }
     }
 
     // 10 MB of records encoded as XML or protobuf outgrow the 16 MiB limit; the pipes baseline's own encoding does not.
