@@ -9,12 +9,14 @@ public sealed class FastCancellationTests
 {
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
 
-    [Fact]
-    public async Task ACancelledToken_CancelsTheServiceAndTheCall_AndTheConnectionServesOn()
+    [Theory]
+    [InlineData(FastTaskCalls.Multiplexed)]
+    [InlineData(FastTaskCalls.OnCallerThread)]
+    public async Task ACancelledToken_CancelsTheServiceAndTheCall_AndTheConnectionServesOn(FastTaskCalls taskCalls)
     {
         await using var server = await TestFastServer.StartAsync();
-        var probe = server.Client<IProbe>();
-        Assert.Equal(1, probe.Echo(1));
+        var probe = server.Client<IProbe>(new FastClientOptions { TaskCalls = taskCalls });
+        Assert.Equal(1, await probe.EchoAsync(1));
         using var cancellation = new CancellationTokenSource();
 
         var call = Task.Run(() => probe.WaitForCancellationAsync(7, cancellation.Token));
@@ -24,17 +26,19 @@ public sealed class FastCancellationTests
         var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.WaitAsync(Settle));
         Assert.Equal(cancellation.Token, cancelled.CancellationToken);
         await Eventually.HoldsAsync(() => server.Probe.SawCancellation(7), Settle, () => "the service's token never fired");
-        Assert.Equal(2, probe.Echo(2));
+        Assert.Equal(2, await probe.EchoAsync(2));
         // One connection throughout: the cancelled call left it in step.
         Assert.Equal(1, server.Server.OpenConnections);
         Assert.Empty(server.Log.Matching("closed"));
     }
 
-    [Fact]
-    public async Task AServiceIgnoringItsToken_StillLetsTheCallerGo_AndItsLateReplyIsDropped()
+    [Theory]
+    [InlineData(FastTaskCalls.Multiplexed)]
+    [InlineData(FastTaskCalls.OnCallerThread)]
+    public async Task AServiceIgnoringItsToken_StillLetsTheCallerGo_AndItsLateReplyIsDropped(FastTaskCalls taskCalls)
     {
         await using var server = await TestFastServer.StartAsync();
-        var probe = server.Client<IProbe>();
+        var probe = server.Client<IProbe>(new FastClientOptions { TaskCalls = taskCalls });
         using var cancellation = new CancellationTokenSource();
 
         var call = Task.Run(() => probe.IgnoreCancellationAsync(8, cancellation.Token));
@@ -44,22 +48,25 @@ public sealed class FastCancellationTests
         server.Probe.Release(8);
 
         // The same connection's next calls get their own replies, not the cancelled call's 80.
-        Assert.Equal([3, 4], new[] { probe.Echo(3), probe.Echo(4) });
+        Assert.Equal(3, await probe.EchoAsync(3));
+        Assert.Equal(4, await probe.EchoAsync(4));
         Assert.Equal(1, server.Server.OpenConnections);
         Assert.Empty(server.Log.Matching("closed"));
     }
 
-    [Fact]
-    public async Task ACallPastItsTimeout_IsATimeoutException_AndTheServiceIsCancelled()
+    [Theory]
+    [InlineData(FastTaskCalls.Multiplexed)]
+    [InlineData(FastTaskCalls.OnCallerThread)]
+    public async Task ACallPastItsTimeout_IsATimeoutException_AndTheServiceIsCancelled(FastTaskCalls taskCalls)
     {
         await using var server = await TestFastServer.StartAsync();
-        var probe = server.Client<IProbe>(new FastClientOptions { CallTimeout = TimeSpan.FromMilliseconds(200) });
+        var probe = server.Client<IProbe>(new FastClientOptions { CallTimeout = TimeSpan.FromMilliseconds(200), TaskCalls = taskCalls });
 
         var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => probe.WaitForCancellationAsync(9, CancellationToken.None)).WaitAsync(Settle));
 
         Assert.Contains("WaitForCancellation did not complete within 200 ms (FastClientOptions.CallTimeout)", timedOut.Message, StringComparison.Ordinal);
         await Eventually.HoldsAsync(() => server.Probe.SawCancellation(9), Settle, () => "the service's token never fired");
-        Assert.Equal(5, probe.Echo(5));
+        Assert.Equal(5, await probe.EchoAsync(5));
     }
 
     [Fact]

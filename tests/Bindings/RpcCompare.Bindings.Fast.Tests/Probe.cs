@@ -11,9 +11,16 @@ public interface IProbe
     [OperationContract]
     int Echo(int value);
 
+    /// <summary>Echo's Task form (the same operation): on the multiplexed connection by default.</summary>
+    [OperationContract]
+    Task<int> EchoAsync(int value);
+
     /// <summary>Throws RpcServiceException with <paramref name="code"/>.</summary>
     [OperationContract]
     void Refuse(int code);
+
+    [OperationContract]
+    Task RefuseAsync(int code);
 
     /// <summary>Throws an exception that is neither a refusal nor a fault.</summary>
     [OperationContract]
@@ -43,7 +50,13 @@ public interface IProbe
     byte[] Bytes(int size);
 
     [OperationContract]
+    Task<byte[]> BytesAsync(int size);
+
+    [OperationContract]
     string Send(string text);
+
+    [OperationContract]
+    Task<string> SendAsync(string text);
 
     [OperationContract(IsOneWay = true)]
     void Note(string text);
@@ -57,6 +70,14 @@ public sealed class Probe : IProbe
     public List<string> Notes { get; } = [];
 
     public int Echo(int value) => value;
+
+    public Task<int> EchoAsync(int value) => Task.FromResult(value);
+
+    public Task RefuseAsync(int code)
+    {
+        Refuse(code);
+        return Task.CompletedTask;
+    }
 
     public void Refuse(int code) => throw new RpcServiceException((RpcErrorCode)code, $"refused with {code}");
 
@@ -103,7 +124,11 @@ public sealed class Probe : IProbe
 
     public byte[] Bytes(int size) => new byte[size];
 
+    public Task<byte[]> BytesAsync(int size) => Task.FromResult(Bytes(size));
+
     public string Send(string text) => text;
+
+    public Task<string> SendAsync(string text) => Task.FromResult(text);
 
     public void Note(string text)
     {

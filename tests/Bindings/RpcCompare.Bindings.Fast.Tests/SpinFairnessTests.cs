@@ -22,7 +22,8 @@ public sealed class SpinFairnessTests : IAsyncLifetime
     public async Task TheClient_SpinsForItsOnlyCallInFlight_AndNotForASecond()
     {
         await using var server = await TestFastServer.StartAsync(o => o.SpinWait = TimeSpan.Zero);
-        var probe = server.Client<IProbe>(new FastClientOptions { SpinWait = LongSpin });
+        // The blocking path's reader: a Task form on the caller's thread, as a synchronous call would.
+        var probe = server.Client<IProbe>(new FastClientOptions { SpinWait = LongSpin, TaskCalls = FastTaskCalls.OnCallerThread });
         // A first call opens (and binds) the pool's connection, and a waiter left by an earlier test ends its spin.
         Assert.Equal(3, probe.Echo(3));
         await SpinnersAlone.NoneSpinningAsync();
@@ -46,6 +47,34 @@ public sealed class SpinFairnessTests : IAsyncLifetime
         server.Probe.Release(1);
         Assert.Equal(10, await first.WaitAsync(Settle));
         Assert.Equal(startedBefore + 1, SpinBeforeBlocking.Started);
+        Assert.Equal(0, FastConnectionPool.CallsInFlight.Count);
+    }
+
+    [Fact]
+    public async Task TheMultiplexedReader_DoesNotSpinWithSeveralCallsInFlight_AndDoesOnceOneIsLeft()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.SpinWait = TimeSpan.Zero);
+        var probe = server.Client<IProbe>(new FastClientOptions { SpinWait = LongSpin });
+        Assert.Equal(3, await probe.EchoAsync(3));
+        var calls = new[] { probe.LaterAsync(1), probe.LaterAsync(2), probe.LaterAsync(3) };
+        await Eventually.HoldsAsync(() => Enumerable.Range(1, 3).All(server.Probe.IsWaiting), Settle, () => "the calls never reached the service");
+        await SpinnersAlone.NoneSpinningAsync();
+        var startedBefore = SpinBeforeBlocking.Started;
+        var declinedBefore = SpinBeforeBlocking.Declined;
+
+        // One answer read, two calls still in flight: the reader's next wait blocks at once.
+        server.Probe.Release(3);
+        Assert.Equal(30, await calls[2].WaitAsync(Settle));
+        await Eventually.HoldsAsync(() => SpinBeforeBlocking.Declined > declinedBefore, Settle, () => "the reader was never told to block");
+        Assert.Equal(startedBefore, SpinBeforeBlocking.Started);
+        Assert.Equal(2, FastConnectionPool.CallsInFlight.Count);
+
+        // At most one left: the reader spins again (once the backoff its last fruitless spin earned has passed).
+        server.Probe.Release(2);
+        Assert.Equal(20, await calls[1].WaitAsync(Settle));
+        server.Probe.Release(1);
+        Assert.Equal(10, await calls[0].WaitAsync(Settle));
+        await Eventually.HoldsAsync(() => SpinBeforeBlocking.Started > startedBefore, Settle, () => "the reader never spun once at most one call was left");
         Assert.Equal(0, FastConnectionPool.CallsInFlight.Count);
     }
 

@@ -18,7 +18,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     private readonly FrameReader _reader;
     private readonly FrameWriter _writer = new();
     private readonly FastClientOptions _options;
-    private readonly Dictionary<FastContract, (ushort[] Ids, List<string> Refusals)> _bound = [];
+    private readonly Dictionary<FastContract, BoundContract> _bound = [];
     private uint _lastCallId;
 
     private FastClientConnection(Socket socket, FastClientOptions options)
@@ -38,21 +38,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     /// <summary>When the connection last finished a call (Environment.TickCount64).</summary>
     public long LastUsed { get; private set; } = Environment.TickCount64;
 
-    public static FastClientConnection Connect(string path, FastClientOptions options)
-    {
-        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        try
-        {
-            SocketBuffers.Apply(socket);
-            socket.Connect(new UnixDomainSocketEndPoint(path));
-            return new FastClientConnection(socket, options);
-        }
-        catch (SocketException e)
-        {
-            socket.Dispose();
-            throw new IOException($"Could not connect to fast-uds at {path}: {e.Message}", e);
-        }
-    }
+    public static FastClientConnection Connect(string path, FastClientOptions options) => new(UdsConnector.Connect(path), options);
 
     /// <summary>
     /// Whether the server closed this connection while it sat in the pool (its idle timeout): a
@@ -79,12 +65,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     public TReply Call<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request,
         bool streamIn = false, bool streamOut = false, FastConnectionPool? pool = null, CancellationToken cancellationToken = default)
     {
-        var (ids, refusals) = Bind(contract);
-        var id = ids[operation];
-        if (id == 0)
-        {
-            throw new RpcServiceException(RpcErrorCode.NotFound, $"{description.Name}: {refusals[ids.Take(operation).Count(i => i == 0)]}");
-        }
+        var id = Bind(contract).IdOf(operation, description);
 
         if (streamIn || streamOut)
         {
@@ -121,7 +102,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         _writer.Dispose();
     }
 
-    private (ushort[] Ids, List<string> Refusals) Bind(FastContract contract)
+    private BoundContract Bind(FastContract contract)
     {
         if (_bound.TryGetValue(contract, out var bound))
         {
@@ -131,29 +112,35 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         _writer.Reset();
         Body.WriteProtocol(_writer, new BindBody { Service = contract.ServiceName, Operations = [.. contract.OperationNames] });
         var callId = NextCallId();
-        BoundBody reply;
         try
         {
-            reply = Body.ReadProtocol<BoundBody>(Exchange(_writer.Complete(FrameKind.Bind, 0, callId), callId, FrameKind.Bound, null));
+            bound = BoundContract.From(ReadBound(Exchange(_writer.Complete(FrameKind.Bind, 0, callId), callId, FrameKind.Bound, null)), contract);
         }
-        catch (ProtoBuf.ProtoException e)
+        catch (IOException)
         {
             IsBroken = true;
-            throw new IOException($"The fast-uds server answered a bind with bytes that are not a bind reply: {e.Message}", e);
-        }
-        if (reply.Ids.Count != contract.OperationNames.Count)
-        {
-            IsBroken = true;
-            throw new IOException($"The fast-uds server answered a bind of {contract.OperationNames.Count} operations with {reply.Ids.Count} ids.");
+            throw;
         }
 
-        bound = ([.. reply.Ids.Select(i => (ushort)i)], reply.Refusals);
         _bound[contract] = bound;
         return bound;
     }
 
+    /// <summary>A Bound frame's body; bytes that are not one are the server's fault, and end the connection.</summary>
+    internal static BoundBody ReadBound(ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            return Body.ReadProtocol<BoundBody>(body);
+        }
+        catch (ProtoBuf.ProtoException e)
+        {
+            throw new IOException($"The fast-uds server answered a bind with bytes that are not a bind reply: {e.Message}", e);
+        }
+    }
+
     // A reply that does not decode was read whole: the connection is fine, the builds disagree.
-    private static TReply Decode<TReply>(ReadOnlySpan<byte> body, OperationDescription operation)
+    internal static TReply Decode<TReply>(ReadOnlySpan<byte> body, OperationDescription operation)
     {
         try
         {

@@ -15,8 +15,10 @@ internal interface IFastClientOperation
 /// <summary>
 /// The reflection path of the client: the request message from the arguments and the result and
 /// out/ref values from the reply, compiled once per form from the shared mapping
-/// (<see cref="OperationExpressions"/>), around one blocking call on a pooled connection. Task and
-/// ValueTask forms return an already completed task (the call ran on the caller's thread).
+/// (<see cref="OperationExpressions"/>). A synchronous form is one blocking call on a pooled
+/// connection; a Task or ValueTask form is a call on the pool's multiplexed connection, or (with
+/// <see cref="FastTaskCalls.OnCallerThread"/>, and always for a streamed operation) the blocking
+/// call returned as a completed task.
 /// </summary>
 internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperation
     where TRequest : class
@@ -50,77 +52,35 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
 
     private FastFormCall SyncCall<TResult>(MethodInfo form)
     {
-        var call = Compile<TResult>(form);
+        var call = Compile<TResult>(form).OnCallerThread;
         return (pool, args) => call(pool, args);
     }
 
     private FastFormCall TaskCall<TResult>(MethodInfo form)
     {
-        var call = Compile<TResult>(form);
-        return (pool, args) =>
-        {
-            try
-            {
-                return Task.FromResult(call(pool, args));
-            }
-            catch (Exception e)
-            {
-                return Task.FromException<TResult>(e);
-            }
-        };
+        var calls = Compile<TResult>(form);
+        return (pool, args) => calls.Start(pool, args);
     }
 
     private FastFormCall VoidTaskCall<TResult>(MethodInfo form)
     {
-        var call = Compile<TResult>(form);
-        return (pool, args) =>
-        {
-            try
-            {
-                call(pool, args);
-                return Task.CompletedTask;
-            }
-            catch (Exception e)
-            {
-                return Task.FromException(e);
-            }
-        };
+        var calls = Compile<TResult>(form);
+        return (pool, args) => (Task)calls.Start(pool, args);
     }
 
     private FastFormCall ValueTaskCall<TResult>(MethodInfo form)
     {
-        var call = Compile<TResult>(form);
-        return (pool, args) =>
-        {
-            try
-            {
-                return new ValueTask<TResult>(call(pool, args));
-            }
-            catch (Exception e)
-            {
-                return new ValueTask<TResult>(Task.FromException<TResult>(e));
-            }
-        };
+        var calls = Compile<TResult>(form);
+        return (pool, args) => new ValueTask<TResult>(calls.Start(pool, args));
     }
 
     private FastFormCall VoidValueTaskCall<TResult>(MethodInfo form)
     {
-        var call = Compile<TResult>(form);
-        return (pool, args) =>
-        {
-            try
-            {
-                call(pool, args);
-                return ValueTask.CompletedTask;
-            }
-            catch (Exception e)
-            {
-                return new ValueTask(Task.FromException(e));
-            }
-        };
+        var calls = Compile<TResult>(form);
+        return (pool, args) => new ValueTask(calls.Start(pool, args));
     }
 
-    private Func<FastConnectionPool, object?[], TResult> Compile<TResult>(MethodInfo form)
+    private FormCalls<TResult> Compile<TResult>(MethodInfo form)
     {
         var request = OperationExpressions.Request<TRequest>(_operation, form).Compile();
         var read = OperationExpressions.Result<TReply, TResult>(_operation, form).Compile();
@@ -128,9 +88,13 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
         var description = _operation.Description;
         var streamIn = _operation.Request.Shape == MessageShape.Chunks;
         var streamOut = _operation.Reply.Shape == MessageShape.Chunks;
-        return (pool, args) =>
+        BodyReader<TReply> readReply = body => FastClientConnection.Decode<TReply>(body, description);
+
+        CancellationToken Cancellation(object?[] args) => token >= 0 && args[token] is CancellationToken given ? given : CancellationToken.None;
+
+        TResult OnCallerThread(FastConnectionPool pool, object?[] args)
         {
-            var cancellation = token >= 0 && args[token] is CancellationToken given ? given : CancellationToken.None;
+            var cancellation = Cancellation(args);
             cancellation.ThrowIfCancellationRequested();
 
             var connection = pool.Rent();
@@ -152,6 +116,43 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
 
             // A one-way call has no reply to read (its TReply is Empty and its result void).
             return description.IsOneWay ? default! : read(reply, args);
-        };
+        }
+
+        Task<TResult> Multiplexed(FastConnectionPool pool, object?[] args)
+        {
+            var reply = pool.Multiplexed().CallAsync(_contract, _index, description, request(args), readReply, Cancellation(args));
+            return description.IsOneWay ? SentAsync<TResult>(reply) : ReadAsync(reply, read, args);
+        }
+
+        // Streamed calls hold a connection for the whole stream: they stay on the caller's thread.
+        return new FormCalls<TResult>(OnCallerThread, streamIn || streamOut ? null : Multiplexed);
+    }
+
+    private static async Task<TResult> ReadAsync<TResult>(Task<TReply> reply, Func<TReply, object?[], TResult> read, object?[] args) =>
+        read(await reply.ConfigureAwait(false), args);
+
+    private static async Task<TResult> SentAsync<TResult>(Task<TReply> sent)
+    {
+        await sent.ConfigureAwait(false);
+        return default!;
+    }
+
+    /// <summary>A form's two ways to call: blocking on the caller's thread, and multiplexed (null where the operation cannot be).</summary>
+    private sealed record FormCalls<TResult>(Func<FastConnectionPool, object?[], TResult> OnCallerThread, Func<FastConnectionPool, object?[], Task<TResult>>? Multiplexed)
+    {
+        /// <summary>A Task form's call, as the pool's options say; whatever fails comes back in the task.</summary>
+        public Task<TResult> Start(FastConnectionPool pool, object?[] args)
+        {
+            try
+            {
+                return Multiplexed is not null && pool.Options.TaskCalls == FastTaskCalls.Multiplexed
+                    ? Multiplexed(pool, args)
+                    : Task.FromResult(OnCallerThread(pool, args));
+            }
+            catch (Exception e)
+            {
+                return Task.FromException<TResult>(e);
+            }
+        }
     }
 }

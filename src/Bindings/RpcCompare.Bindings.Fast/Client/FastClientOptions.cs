@@ -26,4 +26,29 @@ public sealed class FastClientOptions
     /// Infinite (the default) or positive.
     /// </summary>
     public TimeSpan CallTimeout { get; set; } = Timeout.InfiniteTimeSpan;
+
+    /// <summary>
+    /// How the contract's Task and ValueTask methods call: <see cref="FastTaskCalls.Multiplexed"/>
+    /// (the default) or <see cref="FastTaskCalls.OnCallerThread"/>. Synchronous methods always block
+    /// the caller's thread on a pooled connection of their own, the lowest-latency way to call.
+    /// </summary>
+    public FastTaskCalls TaskCalls { get; set; } = FastTaskCalls.Multiplexed;
+}
+
+/// <summary>How a fast client's Task-returning methods call the server.</summary>
+public enum FastTaskCalls
+{
+    /// <summary>
+    /// Truly asynchronous: every such call of a client shares one connection, multiplexed by call id
+    /// (replies in any order); the caller's thread returns at once and the reply completes the task
+    /// on the thread pool. What a server-side caller with many concurrent calls needs.
+    /// </summary>
+    Multiplexed,
+
+    /// <summary>
+    /// Run like the synchronous method, on the caller's thread and a pooled connection of its own,
+    /// and return a completed task: one thread hop less per call, but a thread blocked for the
+    /// whole call. For a dedicated caller thread measuring latency, not for servers.
+    /// </summary>
+    OnCallerThread,
 }

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Fast.Push;
 using RpcCompare.Bindings.Push;
@@ -5,17 +6,29 @@ using RpcCompare.Bindings.Push;
 namespace RpcCompare.Bindings.Fast.Client;
 
 /// <summary>
-/// Creates fast-uds clients; the address is the server's socket path. Proxies of one address share
-/// its connections; a push client has a connection of its own.
+/// Creates fast-uds clients; the address is the server's socket path. Proxies of one address from
+/// one provider share its connections (<see cref="FastConnectionPool"/>), which the provider closes
+/// when disposed; a push client has a connection of its own.
 /// </summary>
-public sealed class FastClientProvider : IBindingClientProvider, IPushClientProvider
+public sealed class FastClientProvider : IBindingClientProvider, IPushClientProvider, IDisposable
 {
     private readonly FastClientOptions _options;
+    private readonly ConcurrentDictionary<string, FastConnectionPool> _pools = new();
 
     public FastClientProvider(FastClientOptions? options = null)
     {
-        _options = options ?? new FastClientOptions();
+        // A copy: changing the caller's options later changes nothing for this provider's connections.
+        var given = options ?? new FastClientOptions();
+        _options = new FastClientOptions
+        {
+            MaxMessageSize = given.MaxMessageSize, IdleCheckAfter = given.IdleCheckAfter, SpinWait = given.SpinWait, CallTimeout = given.CallTimeout, TaskCalls = given.TaskCalls,
+        };
         FastSpin.ThrowIfInvalid(_options.SpinWait, $"{nameof(FastClientOptions)}.{nameof(FastClientOptions.SpinWait)}");
+        if (!Enum.IsDefined(_options.TaskCalls))
+        {
+            throw new InvalidOperationException($"{nameof(FastClientOptions)}.{nameof(FastClientOptions.TaskCalls)} is not one of {string.Join(", ", Enum.GetNames<FastTaskCalls>())}; got {(int)_options.TaskCalls}.");
+        }
+
         if (_options.CallTimeout <= TimeSpan.Zero && _options.CallTimeout != Timeout.InfiniteTimeSpan)
         {
             throw new InvalidOperationException($"{nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)} must be positive or Timeout.InfiniteTimeSpan; got {_options.CallTimeout}.");
@@ -35,7 +48,7 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         }
 
         ThrowUnlessSocketPath(address);
-        return FastContractProxy.Create<TContract>(FastConnectionPool.For(address, _options));
+        return FastContractProxy.Create<TContract>(_pools.GetOrAdd(address, static (a, options) => new FastConnectionPool(a, options), _options));
     }
 
     /// <summary>"frames": Notification frames between the replies on the subscriber's connection, each publication framed once for all.</summary>
@@ -46,6 +59,15 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         ThrowUnlessSocketPath(address);
         PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
         return new FastPushClient(address, _options);
+    }
+
+    /// <summary>Closes the connections its proxies shared; a proxy called afterwards throws <see cref="ObjectDisposedException"/>.</summary>
+    public void Dispose()
+    {
+        foreach (var pool in _pools.Values)
+        {
+            pool.Dispose();
+        }
     }
 
     private static void ThrowUnlessSocketPath(string address)

@@ -4,37 +4,34 @@ using RpcCompare.Bindings.Fast.Transport;
 namespace RpcCompare.Bindings.Fast.Client;
 
 /// <summary>
-/// The connections to one server address: a call takes an idle one (or opens one) and gives it
-/// back when it is done, so concurrent callers each have a connection and sequential ones reuse
-/// the last (most recently used first, the one least likely to have been closed for idleness).
+/// A client's connections to one server address. A synchronous call takes an idle connection (or
+/// opens one) and gives it back when it is done, so concurrent callers each have one and
+/// sequential ones reuse the last (most recently used first, the one least likely to have been
+/// closed for idleness). Asynchronous calls share one <see cref="MultiplexedConnection"/>.
 /// </summary>
-internal sealed class FastConnectionPool
+internal sealed class FastConnectionPool : IDisposable
 {
-    // By the options' values, not the instance: every factory makes its own options, and pools are never dropped.
-    private static readonly ConcurrentDictionary<(string Address, int MaxMessageSize, TimeSpan IdleCheckAfter, TimeSpan SpinWait, TimeSpan CallTimeout), FastConnectionPool> Pools = new();
     private readonly ConcurrentStack<FastClientConnection> _idle = new();
     private readonly string _address;
-    private readonly FastClientOptions _options;
+    private readonly Lock _multiplexedLock = new();
+    private MultiplexedConnection? _multiplexed;
+    private volatile bool _disposed;
 
-    private FastConnectionPool(string address, FastClientOptions options)
+    public FastConnectionPool(string address, FastClientOptions options)
     {
         _address = address;
-        _options = options;
+        Options = options;
     }
 
-    public static FastConnectionPool For(string address, FastClientOptions options) =>
-        Pools.GetOrAdd((address, options.MaxMessageSize, options.IdleCheckAfter, options.SpinWait, options.CallTimeout), static key =>
-            new FastConnectionPool(key.Address, new FastClientOptions
-            {
-                MaxMessageSize = key.MaxMessageSize, IdleCheckAfter = key.IdleCheckAfter, SpinWait = key.SpinWait, CallTimeout = key.CallTimeout,
-            }));
-
-    /// <summary>Connections rented and not yet returned, in every pool of the process: the calls in flight.</summary>
+    /// <summary>Calls started and not yet over, in every pool of the process: a rented connection, a multiplexed call waiting for its answer.</summary>
     public static BusyCount CallsInFlight { get; } = new();
+
+    public FastClientOptions Options { get; }
 
     public FastClientConnection Rent()
     {
-        var connection = TakeIdle() ?? FastClientConnection.Connect(_address, _options);
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        var connection = TakeIdle() ?? FastClientConnection.Connect(_address, Options);
         CallsInFlight.Enter();
         return connection;
     }
@@ -42,7 +39,7 @@ internal sealed class FastConnectionPool
     public void Return(FastClientConnection connection)
     {
         CallsInFlight.Leave();
-        if (connection.IsBroken)
+        if (connection.IsBroken || _disposed)
         {
             connection.Dispose();
             return;
@@ -51,11 +48,48 @@ internal sealed class FastConnectionPool
         _idle.Push(connection);
     }
 
+    /// <summary>The connection asynchronous calls share: the current one, or a new one if it failed or the server closed it.</summary>
+    public MultiplexedConnection Multiplexed()
+    {
+        var current = _multiplexed;
+        if (current is { IsBroken: false })
+        {
+            return current;
+        }
+
+        lock (_multiplexedLock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_multiplexed is { IsBroken: false } other)
+            {
+                return other;
+            }
+
+            _multiplexed?.Dispose();
+            return _multiplexed = MultiplexedConnection.Connect(_address, Options);
+        }
+    }
+
+    /// <summary>Closes the idle connections and the multiplexed one (its waiting calls fail); a rented connection closes when returned.</summary>
+    public void Dispose()
+    {
+        _disposed = true;
+        while (_idle.TryPop(out var connection))
+        {
+            connection.Dispose();
+        }
+
+        lock (_multiplexedLock)
+        {
+            _multiplexed?.Dispose();
+        }
+    }
+
     private FastClientConnection? TakeIdle()
     {
         while (_idle.TryPop(out var connection))
         {
-            if (Environment.TickCount64 - connection.LastUsed >= _options.IdleCheckAfter.TotalMilliseconds && connection.ClosedWhileIdle())
+            if (Environment.TickCount64 - connection.LastUsed >= Options.IdleCheckAfter.TotalMilliseconds && connection.ClosedWhileIdle())
             {
                 connection.Dispose();
                 continue;

@@ -169,13 +169,14 @@ internal sealed class FrameReader : IDisposable
     // Whatever has arrived, after a bounded spin for it; 0 at the end of the stream.
     private int ReceiveSome(Span<byte> destination)
     {
-        if (SpinTicks > 0 && _backoff.ShouldSpin())
+        if (SpinTicks > 0)
         {
+            // The owner's word first: a wait it declines does not use up one of the backoff's skips.
             if (MaySpin?.Invoke() == false)
             {
                 SpinBeforeBlocking.Decline();
             }
-            else if (_socket.Available == 0)
+            else if (_backoff.ShouldSpin() && _socket.Available == 0)
             {
                 _backoff.Record(SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks));
             }

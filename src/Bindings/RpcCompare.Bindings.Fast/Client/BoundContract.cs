@@ -1,0 +1,36 @@
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Contracts;
+using RpcCompare.Description;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>
+/// A contract as the server bound it on one connection: the id it gave each operation, 0 and a
+/// reason for one it does not serve (a different build of the contract, a contract it does not host).
+/// </summary>
+internal sealed class BoundContract
+{
+    private readonly ushort[] _ids;
+    private readonly List<string> _refusals;
+
+    private BoundContract(ushort[] ids, List<string> refusals)
+    {
+        _ids = ids;
+        _refusals = refusals;
+    }
+
+    /// <summary>The server's answer to a Bind of <paramref name="contract"/>; an answer of the wrong length is not one.</summary>
+    public static BoundContract From(BoundBody reply, FastContract contract) =>
+        reply.Ids.Count == contract.OperationNames.Count
+            ? new BoundContract([.. reply.Ids.Select(i => (ushort)i)], reply.Refusals)
+            : throw new IOException($"The fast-uds server answered a bind of {contract.OperationNames.Count} operations with {reply.Ids.Count} ids.");
+
+    /// <summary>The id requests of operation <paramref name="operation"/> carry; NotFound, with the server's reason, where it gave none.</summary>
+    public ushort IdOf(int operation, OperationDescription description)
+    {
+        var id = _ids[operation];
+        return id != 0
+            ? id
+            : throw new RpcServiceException(RpcErrorCode.NotFound, $"{description.Name}: {_refusals[_ids.Take(operation).Count(i => i == 0)]}");
+    }
+}

@@ -1,0 +1,331 @@
+using System.Collections.Concurrent;
+using System.Net.Sockets;
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Fast.Transport;
+using RpcCompare.Description;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>
+/// One connection carrying every asynchronous call of a client at once, told apart by call id:
+/// callers write their request under a lock and return a task; a reader thread of the
+/// connection's own receives the answers, in whatever order the server finishes the calls, and
+/// completes each call's task (its continuation then runs on the thread pool).
+/// </summary>
+/// <remarks>
+/// The socket stays blocking, as on the binding's other paths: a request is sent on the caller's
+/// thread (it blocks only while the server's receive buffer, 1 MiB, is full), and the reader
+/// blocks in its receive after the binding's bounded spin. A failed connection fails every call
+/// waiting on it with the reason and is replaced by the pool on the next call.
+/// </remarks>
+internal sealed class MultiplexedConnection : IDisposable
+{
+    private readonly Socket _socket;
+    private readonly FastClientOptions _options;
+    private readonly Lock _sendLock = new();
+    private readonly FrameWriter _writer = new();
+    private readonly Lock _pendingLock = new();
+    private readonly Dictionary<uint, PendingCall> _pending = [];
+    private readonly ConcurrentDictionary<FastContract, Task<BoundContract>> _bound = new();
+    private readonly Action<PendingCall, CancellationToken> _cancel;
+    private uint _lastCallId;
+    private Exception? _broken;
+
+    private MultiplexedConnection(Socket socket, FastClientOptions options)
+    {
+        _socket = socket;
+        _options = options;
+        _cancel = RequestCancel;
+        new Thread(Read, 256 * 1024) { IsBackground = true, Name = "fast-uds client reader" }.Start();
+    }
+
+    /// <summary>Failed or closed (by either side): the pool opens another for the next call.</summary>
+    public bool IsBroken => Volatile.Read(ref _broken) is not null;
+
+    public static MultiplexedConnection Connect(string path, FastClientOptions options) => new(UdsConnector.Connect(path), options);
+
+    /// <summary>
+    /// Starts a call of operation <paramref name="operation"/> of <paramref name="contract"/>: its
+    /// reply, or the error the server answered. A one-way call completes once its request is sent.
+    /// </summary>
+    public Task<TReply> CallAsync<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request,
+        BodyReader<TReply> readReply, CancellationToken cancellationToken)
+    {
+        return _bound.TryGetValue(contract, out var bound) && bound.IsCompletedSuccessfully
+            ? Start(bound.Result.IdOf(operation, description), description, request, readReply, cancellationToken)
+            : BindThenCallAsync();
+
+        async Task<TReply> BindThenCallAsync()
+        {
+            var bound = await Bind(contract).ConfigureAwait(false);
+            return await Start(bound.IdOf(operation, description), description, request, readReply, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    public void Dispose() => Break(new ObjectDisposedException(nameof(MultiplexedConnection), "The fast-uds client was disposed."));
+
+    private Task<BoundContract> Bind(FastContract contract)
+    {
+        var bound = _bound.GetOrAdd(contract, c =>
+        {
+            var call = new PendingReply<BoundContract>(null, FrameKind.Bound, body => BoundContract.From(FastClientConnection.ReadBound(body), c));
+            Send(call, FrameKind.Bind, 0, static (writer, c) => Body.WriteProtocol(writer, new BindBody { Service = c.ServiceName, Operations = [.. c.OperationNames] }), c);
+            return call.Task;
+        });
+        if (bound.IsFaulted)
+        {
+            // Not kept: the next call binds again (on this connection if it is still good, else on the next).
+            _bound.TryRemove(new KeyValuePair<FastContract, Task<BoundContract>>(contract, bound));
+        }
+
+        return bound;
+    }
+
+    private Task<TReply> Start<TRequest, TReply>(ushort id, OperationDescription description, TRequest request, BodyReader<TReply> readReply,
+        CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<TReply>(cancellationToken);
+        }
+
+        if (description.IsOneWay)
+        {
+            // WCF's one-way semantics: done once the request is handed to the transport; call id 0 asks for no answer.
+            SendOneWay(id, request);
+            return Task.FromResult(default(TReply)!);
+        }
+
+        var call = new PendingReply<TReply>(description, FrameKind.Reply, readReply);
+        if (cancellationToken.CanBeCanceled || _options.CallTimeout != Timeout.InfiniteTimeSpan)
+        {
+            call.Watch(_options.CallTimeout, _cancel, cancellationToken);
+        }
+
+        Send(call, FrameKind.Request, id, static (writer, request) => Body.WriteMessage(writer, request), request);
+        return call.Task;
+    }
+
+    /// <summary>Writes a request and sends it as <paramref name="call"/>'s, waiting for its answer; a failure fails the call.</summary>
+    private void Send<TBody>(PendingCall call, FrameKind kind, ushort id, Action<FrameWriter, TBody> write, TBody body)
+    {
+        FastConnectionPool.CallsInFlight.Enter();
+        lock (_sendLock)
+        {
+            try
+            {
+                _writer.Reset();
+                write(_writer, body);
+                ThrowIfTooLarge();
+            }
+            catch (Exception e)
+            {
+                // Nothing was sent: the connection is fine, the call is not.
+                call.Fail(e);
+                return;
+            }
+
+            call.CallId = NextCallId();
+            lock (_pendingLock)
+            {
+                if (_broken is { } broken)
+                {
+                    call.Fail(Gone(broken));
+                    return;
+                }
+
+                _pending.Add(call.CallId, call);
+            }
+
+            if (SendLocked(_writer.Complete(kind, id, call.CallId)))
+            {
+                call.RequestSent = true;
+                if (call.CancelledWith is not null)
+                {
+                    SendCancel(call.CallId);
+                }
+            }
+        }
+    }
+
+    private void SendOneWay<TRequest>(ushort id, TRequest request)
+    {
+        lock (_sendLock)
+        {
+            _writer.Reset();
+            Body.WriteMessage(_writer, request);
+            ThrowIfTooLarge();
+            if (_broken is { } broken)
+            {
+                throw Gone(broken);
+            }
+
+            if (!SendLocked(_writer.Complete(FrameKind.Request, id, 0)))
+            {
+                throw new IOException("The fast-uds connection failed; the one-way call was not sent.", _broken);
+            }
+        }
+    }
+
+    /// <summary>Runs where the caller's token fired or its timeout passed: Cancel goes out once the request has.</summary>
+    private void RequestCancel(PendingCall call, CancellationToken callersToken)
+    {
+        lock (_sendLock)
+        {
+            if (call.IsCompleted || call.CancelledWith is not null)
+            {
+                return;
+            }
+
+            call.CancelledWith = callersToken.IsCancellationRequested
+                ? new OperationCanceledException(callersToken)
+                : new TimeoutException($"{call.Operation?.Name} did not complete within {_options.CallTimeout.TotalMilliseconds:#,0.###} ms " +
+                    $"({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); the server was told to cancel it.");
+            if (call.RequestSent)
+            {
+                SendCancel(call.CallId);
+            }
+        }
+    }
+
+    // Under _sendLock.
+    private void SendCancel(uint callId)
+    {
+        Span<byte> frame = stackalloc byte[FrameHeader.Size];
+        new FrameHeader(FrameKind.Cancel, 0, callId, 0).Write(frame);
+        SendLocked(frame);
+    }
+
+    /// <summary>Under _sendLock: the whole frame out; false when the connection failed (every waiting call is failed with why).</summary>
+    private bool SendLocked(ReadOnlySpan<byte> frame)
+    {
+        try
+        {
+            while (!frame.IsEmpty)
+            {
+                frame = frame[_socket.Send(frame)..];
+            }
+
+            return true;
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // A server that refused the connection said why before closing: the reader is failing the calls with that.
+            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+            return false;
+        }
+    }
+
+    /// <summary>The reader thread: every answer to its call, until the connection ends.</summary>
+    private void Read()
+    {
+        using var reader = new FrameReader(_socket, _options.MaxMessageSize)
+        {
+            SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait),
+            // As on the blocking path, spin only while at most one call is in flight: this reader starts
+            // its wait as it finishes a call, before the caller sends the next, so "none yet" counts too
+            // (a spin that finds nothing ends in SpinBackoff's bounded, shrinking tries).
+            MaySpin = static () => FastConnectionPool.CallsInFlight.Count <= 1,
+        };
+        try
+        {
+            while (reader.TryRead(out var header, out var body))
+            {
+                if (header.Kind == FrameKind.Error && header.CallId == 0)
+                {
+                    // The server refused the connection, or a request on it, and closes it: every call gets its reason.
+                    Break(ConnectionError(body));
+                    return;
+                }
+
+                if (Take(header.CallId) is not { } call)
+                {
+                    throw new FastProtocolException($"a {header.Kind} frame for call {header.CallId}, which is not waiting for one");
+                }
+
+                if (!call.Answer(header.Kind, body))
+                {
+                    Break(new IOException($"The fast-uds server answered call {header.CallId} with a {header.Kind} frame; the connection is closed."));
+                    return;
+                }
+            }
+
+            Break(new IOException("The fast-uds server closed the connection before it answered."));
+        }
+        catch (FrameTooLargeException e)
+        {
+            Take(e.Header.CallId)?.Fail(new Contracts.RpcServiceException(Contracts.RpcErrorCode.QuotaExceeded,
+                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize)."));
+            Break(new IOException($"The connection was closed after a reply over the client's limit of {_options.MaxMessageSize:#,0} bytes to another call."));
+        }
+        catch (FastProtocolException e)
+        {
+            Break(new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e));
+        }
+        catch (Exception e)
+        {
+            // The socket failed or was disposed; on a thread of its own, nothing may escape.
+            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+        }
+    }
+
+    private static Exception ConnectionError(ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            return FastErrors.ToException(Body.ReadProtocol<ErrorBody>(body), null);
+        }
+        catch (ProtoBuf.ProtoException e)
+        {
+            return new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e);
+        }
+    }
+
+    private PendingCall? Take(uint callId)
+    {
+        lock (_pendingLock)
+        {
+            return _pending.Remove(callId, out var call) ? call : null;
+        }
+    }
+
+    /// <summary>Ends the connection once: every call still waiting fails with <paramref name="reason"/>.</summary>
+    private void Break(Exception reason)
+    {
+        PendingCall[] waiting;
+        lock (_pendingLock)
+        {
+            if (_broken is not null)
+            {
+                return;
+            }
+
+            _broken = reason;
+            waiting = [.. _pending.Values];
+            _pending.Clear();
+        }
+
+        foreach (var call in waiting)
+        {
+            call.Fail(reason);
+        }
+
+        // Wakes the reader if it is the one still running; the writer's buffer goes with the last sender.
+        _socket.Dispose();
+    }
+
+    private static IOException Gone(Exception reason) =>
+        reason as IOException ?? new IOException($"The fast-uds connection is closed: {reason.Message}", reason);
+
+    private void ThrowIfTooLarge()
+    {
+        if (_writer.BodyLength > _options.MaxMessageSize)
+        {
+            throw new Contracts.RpcServiceException(Contracts.RpcErrorCode.QuotaExceeded,
+                $"The request is {_writer.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize); nothing was sent.");
+        }
+    }
+
+    // Under _sendLock. Never 0, which means the connection itself.
+    private uint NextCallId() => ++_lastCallId == 0 ? ++_lastCallId : _lastCallId;
+}

@@ -1,0 +1,158 @@
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Description;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+/// <summary>Reads an answer's body into its message (on the connection's reader, while the body is valid).</summary>
+internal delegate T BodyReader<out T>(ReadOnlySpan<byte> body);
+
+/// <summary>
+/// A call on a <see cref="MultiplexedConnection"/> waiting for its answer. The connection's reader
+/// hands it the frame with its id; its caller's continuation then runs on the thread pool, never
+/// on the reader (a continuation that blocked would stop every other call's replies).
+/// </summary>
+internal abstract class PendingCall
+{
+    private int _completed;
+    private CancellationTokenRegistration _registration;
+    private CancellationTokenSource? _timer;
+
+    protected PendingCall(OperationDescription? operation)
+    {
+        Operation = operation;
+    }
+
+    /// <summary>The call's id on its connection; set when its request is written.</summary>
+    public uint CallId { get; set; }
+
+    public OperationDescription? Operation { get; }
+
+    /// <summary>The request is out (under the connection's send lock): a Cancel may follow it.</summary>
+    public bool RequestSent { get; set; }
+
+    /// <summary>Set when the caller gave up (under the send lock): the server's Cancel answer ends the call with it.</summary>
+    public Exception? CancelledWith { get; set; }
+
+    public bool IsCompleted => Volatile.Read(ref _completed) != 0;
+
+    /// <summary>Sends Cancel (through <paramref name="cancel"/>) when <paramref name="token"/> fires or <paramref name="timeout"/> passes.</summary>
+    public void Watch(TimeSpan timeout, Action<PendingCall, CancellationToken> cancel, CancellationToken token)
+    {
+        if (timeout != Timeout.InfiniteTimeSpan)
+        {
+            _timer = CancellationTokenSource.CreateLinkedTokenSource(token);
+            _timer.CancelAfter(timeout);
+            token = _timer.Token;
+        }
+
+        // The caller's own token, to tell its cancellation from the timeout's.
+        var callers = _timer is null ? token : CancellationToken.None;
+        _registration = token.Register(static (state, _) =>
+        {
+            var (call, cancel, callers) = ((PendingCall, Action<PendingCall, CancellationToken>, CancellationToken))state!;
+            cancel(call, callers);
+        }, (this, cancel, callers));
+    }
+
+    /// <summary>
+    /// The answer: <paramref name="kind"/> and its body. False when the frame was not one this call
+    /// can have (the call is failed, and the connection is out of step with the server).
+    /// </summary>
+    public bool Answer(FrameKind kind, ReadOnlySpan<byte> body)
+    {
+        switch (kind)
+        {
+            case FrameKind.Error:
+                ErrorBody error;
+                try
+                {
+                    error = Body.ReadProtocol<ErrorBody>(body);
+                }
+                catch (ProtoBuf.ProtoException e)
+                {
+                    Fail(new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e));
+                    return false;
+                }
+
+                Fail(FastErrors.ToException(error, Operation));
+                return true;
+            case FrameKind.Cancel when CancelledWith is { } cancelled:
+                // The server took the call out: nothing more comes for it.
+                Fail(cancelled);
+                return true;
+            default:
+                if (!TryComplete(kind, body))
+                {
+                    Fail(new IOException($"The fast-uds server answered call {CallId} with a {kind} frame."));
+                    return false;
+                }
+
+                return true;
+        }
+    }
+
+    public void Fail(Exception exception)
+    {
+        if (Finish())
+        {
+            SetException(exception);
+        }
+    }
+
+    /// <summary>Completes the call from a frame of its expected kind; false for any other kind.</summary>
+    protected abstract bool TryComplete(FrameKind kind, ReadOnlySpan<byte> body);
+
+    protected abstract void SetException(Exception exception);
+
+    /// <summary>Marks the call done once and lets go of its cancellation; false if it was done already.</summary>
+    protected bool Finish()
+    {
+        if (Interlocked.Exchange(ref _completed, 1) != 0)
+        {
+            return false;
+        }
+
+        // Unregister, not Dispose: Dispose waits for a callback running elsewhere, and this is the reader's thread.
+        _registration.Unregister();
+        _timer?.Dispose();
+        FastConnectionPool.CallsInFlight.Leave();
+        return true;
+    }
+}
+
+/// <summary>A pending call whose answer is a <typeparamref name="TReply"/> in a frame of one kind (Reply, or Bound for a bind).</summary>
+internal sealed class PendingReply<TReply>(OperationDescription? operation, FrameKind expected, BodyReader<TReply> read) : PendingCall(operation)
+{
+    private readonly TaskCompletionSource<TReply> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public Task<TReply> Task => _completion.Task;
+
+    protected override bool TryComplete(FrameKind kind, ReadOnlySpan<byte> body)
+    {
+        if (kind != expected)
+        {
+            return false;
+        }
+
+        TReply reply;
+        try
+        {
+            reply = read(body);
+        }
+        catch (Exception e)
+        {
+            // Read whole, so the connection is fine: the call fails with what is wrong with its reply.
+            Fail(e);
+            return true;
+        }
+
+        if (Finish())
+        {
+            _completion.SetResult(reply);
+        }
+
+        return true;
+    }
+
+    protected override void SetException(Exception exception) => _completion.SetException(exception);
+}
