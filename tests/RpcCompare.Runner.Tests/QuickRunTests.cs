@@ -164,12 +164,12 @@ public sealed class QuickRunTests
     }
 
     [Fact]
-    public void Scaling_MeasuresEachStepWithThatManyClients_AndGrpcAlsoOnOneChannel()
+    public void Scaling_MeasuresEachStepWithThatManyClients_AndGrpcAndFastAlsoOnOneChannelOrConnection()
     {
         var scaling = _run.Measurements.Where(m => m.GetProperty("suite").GetString() == "scaling").ToList();
 
         Assert.All(scaling, m => Assert.Equal(Size(m), m.GetProperty("clients").GetInt32()));
-        foreach (var label in new[] { "grpc-tcp/one-channel", "grpc-uds/one-channel" })
+        foreach (var label in new[] { "grpc-tcp/one-channel", "grpc-uds/one-channel", "fast-uds/one-connection", "fast-uds/caller-thread" })
         {
             Assert.Equal([1L, 4, 16, 64], scaling.Where(m => m.GetProperty("binding").GetString() == label).Select(m => Size(m)!.Value).Order());
         }
@@ -219,6 +219,7 @@ public sealed class QuickRunTests
     [Theory]
     [InlineData("spin", "1,000 µs")]
     [InlineData("no-spin", "= 0 instead")]
+    [InlineData("caller-thread", "TaskCalls = OnCallerThread instead of Multiplexed")]
     public void FastUdsWaitingModes_AreMeasuredBesideIt_AtEveryPingPongSize_WithTheirCpuCost(string variant, string setting)
     {
         foreach (var size in new long[] { 12, 144, 1_728, 20_736, 248_832 })
@@ -255,12 +256,12 @@ public sealed class QuickRunTests
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
             "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls",
             .. QuickRunCells.InlineIoBindings.Select(b => $"{b}/inline-io"),
-            "fast-uds/spin", "fast-uds/no-spin",
+            "fast-uds/spin", "fast-uds/no-spin", "fast-uds/caller-thread",
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),
             .. s_frameworks.Take(3).Select(b => $"{b}/serialized"),
             "grpc-tcp/one-connection", "grpc-uds/one-connection",
             "grpc-tcp/streams-raised", "grpc-uds/streams-raised",
-            "grpc-tcp/one-channel", "grpc-uds/one-channel",
+            "grpc-tcp/one-channel", "grpc-uds/one-channel", "fast-uds/one-connection",
         ];
         Assert.Equal([.. s_bindings, .. variants], _run.Root.GetProperty("bindings").EnumerateArray().Select(b => b.GetProperty("label").GetString()));
         Assert.All(_run.Root.GetProperty("bindings").EnumerateArray(), b => Assert.False(string.IsNullOrWhiteSpace(b.GetProperty("configuration").GetString())));

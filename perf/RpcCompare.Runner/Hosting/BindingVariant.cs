@@ -159,6 +159,14 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         "and a wake-up from the other process is paid per message",
         TimeSpan.Zero);
 
+    /// <summary>fast-uds's Task methods run as its synchronous ones do: on the caller's thread, a pooled connection each.</summary>
+    public static readonly BindingVariant FastCallerThread = new(
+        "caller-thread",
+        "client FastClientOptions.TaskCalls = OnCallerThread instead of Multiplexed: the contract's Task methods (what the runner calls) block the caller's " +
+        "thread on a pooled connection of their own and return a completed task, as the synchronous methods do; no reader thread, no thread-pool hop per reply",
+        new Dictionary<string, string>(),
+        _ => new RpcClientFactory([new FastClientProvider(new FastClientOptions { TaskCalls = FastTaskCalls.OnCallerThread })]));
+
     /// <summary>The low-latency mode's spin: far longer than a small round trip, far shorter than a second.</summary>
     public static TimeSpan LowLatencySpin => TimeSpan.FromMilliseconds(1);
 

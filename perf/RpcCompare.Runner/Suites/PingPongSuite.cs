@@ -16,7 +16,7 @@ internal sealed class PingPongSuite : ISuite
 
     public string Description => "Echo round trips at 12 B to 248,832 B, client allocations per round trip, and the ratio to a native C ping-pong.";
 
-    /// <summary>The raw pipe's second dispatch (replies produced on the I/O thread), what TLS costs per byte on the TCP bindings, and fast-uds's waiting modes.</summary>
+    /// <summary>The raw pipe's second dispatch (replies produced on the I/O thread), what TLS costs per byte on the TCP bindings, and fast-uds's waiting modes and Task calls on the caller's thread.</summary>
     public IReadOnlyList<VariantUse> Variants { get; } =
     [
         new(BindingVariant.InlineCompletions, new HashSet<string> { BindingNames.Pipes }),
@@ -24,6 +24,7 @@ internal sealed class PingPongSuite : ISuite
         new(BindingVariant.MutualTls, BindingVariant.TcpBindings),
         new(BindingVariant.FastLowLatency, BindingVariant.FastBindings),
         new(BindingVariant.FastNoSpin, BindingVariant.FastBindings),
+        new(BindingVariant.FastCallerThread, BindingVariant.FastBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)

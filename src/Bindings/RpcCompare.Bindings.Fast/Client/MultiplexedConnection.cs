@@ -14,11 +14,13 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// </summary>
 /// <remarks>
 /// The socket stays blocking, as on the binding's other paths: a request is sent on the caller's
-/// thread (it blocks only while the server's receive buffer, 1 MiB, is full), and the reader
-/// blocks in its receive after the binding's bounded spin. A failed connection fails every call
-/// waiting on it with the reason and is replaced by the pool on the next call.
+/// thread (it blocks only while the server's receive buffer, 1 MiB, is full). The process's only
+/// call in flight reads its own reply for up to the spin budget before it returns its task (see
+/// <see cref="ReadWhileWaiting"/>): a reply that comes that soon completes the task before anyone
+/// awaits it, with no thread-pool hop. A failed connection fails every call waiting on it with the
+/// reason and is replaced by the pool on the next call.
 /// </remarks>
-internal sealed class MultiplexedConnection : IDisposable
+internal sealed partial class MultiplexedConnection : IDisposable
 {
     private readonly Socket _socket;
     private readonly FastClientOptions _options;
@@ -36,6 +38,8 @@ internal sealed class MultiplexedConnection : IDisposable
         _socket = socket;
         _options = options;
         _cancel = RequestCancel;
+        _reader = new FrameReader(socket, options.MaxMessageSize);
+        _spinTicks = SpinBeforeBlocking.Ticks(options.SpinWait);
         new Thread(Read, 256 * 1024) { IsBackground = true, Name = "fast-uds client reader" }.Start();
     }
 
@@ -103,6 +107,7 @@ internal sealed class MultiplexedConnection : IDisposable
         }
 
         Send(call, FrameKind.Request, id, static (writer, request) => Body.WriteMessage(writer, request), request);
+        ReadWhileWaiting(call);
         return call.Task;
     }
 
@@ -214,104 +219,6 @@ internal sealed class MultiplexedConnection : IDisposable
             Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
             return false;
         }
-    }
-
-    /// <summary>The reader thread: every answer to its call, until the connection ends.</summary>
-    private void Read()
-    {
-        using var reader = new FrameReader(_socket, _options.MaxMessageSize)
-        {
-            SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait),
-            // As on the blocking path, spin only while at most one call is in flight: this reader starts
-            // its wait as it finishes a call, before the caller sends the next, so "none yet" counts too
-            // (a spin that finds nothing ends in SpinBackoff's bounded, shrinking tries).
-            MaySpin = static () => FastConnectionPool.CallsInFlight.Count <= 1,
-        };
-        try
-        {
-            while (reader.TryRead(out var header, out var body))
-            {
-                if (header.Kind == FrameKind.Error && header.CallId == 0)
-                {
-                    // The server refused the connection, or a request on it, and closes it: every call gets its reason.
-                    Break(ConnectionError(body));
-                    return;
-                }
-
-                if (Take(header.CallId) is not { } call)
-                {
-                    throw new FastProtocolException($"a {header.Kind} frame for call {header.CallId}, which is not waiting for one");
-                }
-
-                if (!call.Answer(header.Kind, body))
-                {
-                    Break(new IOException($"The fast-uds server answered call {header.CallId} with a {header.Kind} frame; the connection is closed."));
-                    return;
-                }
-            }
-
-            Break(new IOException("The fast-uds server closed the connection before it answered."));
-        }
-        catch (FrameTooLargeException e)
-        {
-            Take(e.Header.CallId)?.Fail(new Contracts.RpcServiceException(Contracts.RpcErrorCode.QuotaExceeded,
-                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize)."));
-            Break(new IOException($"The connection was closed after a reply over the client's limit of {_options.MaxMessageSize:#,0} bytes to another call."));
-        }
-        catch (FastProtocolException e)
-        {
-            Break(new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e));
-        }
-        catch (Exception e)
-        {
-            // The socket failed or was disposed; on a thread of its own, nothing may escape.
-            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
-        }
-    }
-
-    private static Exception ConnectionError(ReadOnlySpan<byte> body)
-    {
-        try
-        {
-            return FastErrors.ToException(Body.ReadProtocol<ErrorBody>(body), null);
-        }
-        catch (ProtoBuf.ProtoException e)
-        {
-            return new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e);
-        }
-    }
-
-    private PendingCall? Take(uint callId)
-    {
-        lock (_pendingLock)
-        {
-            return _pending.Remove(callId, out var call) ? call : null;
-        }
-    }
-
-    /// <summary>Ends the connection once: every call still waiting fails with <paramref name="reason"/>.</summary>
-    private void Break(Exception reason)
-    {
-        PendingCall[] waiting;
-        lock (_pendingLock)
-        {
-            if (_broken is not null)
-            {
-                return;
-            }
-
-            _broken = reason;
-            waiting = [.. _pending.Values];
-            _pending.Clear();
-        }
-
-        foreach (var call in waiting)
-        {
-            call.Fail(reason);
-        }
-
-        // Wakes the reader if it is the one still running; the writer's buffer goes with the last sender.
-        _socket.Dispose();
     }
 
     private static IOException Gone(Exception reason) =>

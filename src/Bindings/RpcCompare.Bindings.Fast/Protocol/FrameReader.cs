@@ -44,6 +44,9 @@ internal sealed class FrameReader : IDisposable
     /// <summary>Asked before each spin; false blocks at once, when other work of this side needs the cores (the client: other calls in flight; the server: a call of this connection running elsewhere, or another connection handling a frame).</summary>
     public Func<bool>? MaySpin { get; set; }
 
+    /// <summary>Bytes received and not yet read as frames: the next <see cref="TryRead"/> starts without waiting for the socket.</summary>
+    public bool HasBuffered => _start != _end;
+
     /// <summary>True when no part of a frame has arrived: a receive that times out now found the connection idle, not stalled.</summary>
     public bool IsBetweenFrames => !_inFrame && _start == _end;
 

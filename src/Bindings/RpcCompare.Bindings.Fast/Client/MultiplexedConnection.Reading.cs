@@ -1,0 +1,208 @@
+using System.Net.Sockets;
+using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Fast.Transport;
+using RpcCompare.Contracts;
+
+namespace RpcCompare.Bindings.Fast.Client;
+
+// Reading answers: whoever holds _readLock reads frames and completes the calls they answer. That is
+// the connection's reader thread, woken by poll() when bytes arrive, or a caller spinning for its
+// own reply as the process's only call in flight (a leader/follower split: the reply usually arrives
+// within the spin, and the caller then returns a completed task instead of a pool hop per reply).
+internal sealed partial class MultiplexedConnection
+{
+    private readonly Lock _readLock = new();
+    private readonly FrameReader _reader;
+    private readonly long _spinTicks;
+    private SpinBackoff _callerBackoff;
+
+    /// <summary>
+    /// On the caller's thread, right after its request went out: reads frames until its call is
+    /// answered or the spin budget is spent, if it is the process's only call in flight and no
+    /// one else is reading. Returns with the call answered or still waiting (the reader thread
+    /// then answers it); never blocks beyond the budget but to finish a frame already arriving.
+    /// </summary>
+    private void ReadWhileWaiting(PendingCall call)
+    {
+        if (_spinTicks == 0 || call.IsCompleted)
+        {
+            return;
+        }
+
+        if (FastConnectionPool.CallsInFlight.Count > 1)
+        {
+            // Other calls need the cores to send and read theirs.
+            SpinBeforeBlocking.Decline();
+            return;
+        }
+
+        if (!_readLock.TryEnter())
+        {
+            return;
+        }
+
+        try
+        {
+            if (!_callerBackoff.ShouldSpin())
+            {
+                return;
+            }
+
+            var deadline = System.Diagnostics.Stopwatch.GetTimestamp() + _spinTicks;
+            while (!call.IsCompleted && !IsBroken)
+            {
+                var left = deadline - System.Diagnostics.Stopwatch.GetTimestamp();
+                var arrived = _reader.HasBuffered || _socket.Available > 0 || SpinBeforeBlocking.TryWaitForData(_socket, left);
+                if (!arrived)
+                {
+                    _callerBackoff.Record(false);
+                    return;
+                }
+
+                ReadFrame();
+            }
+
+            _callerBackoff.Record(true);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+        }
+        finally
+        {
+            _readLock.Exit();
+        }
+    }
+
+    /// <summary>The reader thread: waits for bytes without holding the read lock (a spinning caller may take them), then reads what has arrived.</summary>
+    private void Read()
+    {
+        try
+        {
+            while (!IsBroken)
+            {
+                _socket.Poll(-1, SelectMode.SelectRead);
+                lock (_readLock)
+                {
+                    // Readable with nothing to read, and nothing read by a caller meanwhile: the end of the stream (or an error), which the read reports.
+                    var ended = !_reader.HasBuffered && _socket.Available == 0 && _socket.Poll(0, SelectMode.SelectRead);
+                    while (!IsBroken && (ended || _reader.HasBuffered || _socket.Available > 0))
+                    {
+                        ReadFrame();
+                        ended = false;
+                    }
+                }
+            }
+        }
+        catch (Exception e)
+        {
+            // The socket failed or was disposed; on a thread of its own, nothing may escape.
+            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+        }
+        finally
+        {
+            lock (_readLock)
+            {
+                _reader.Dispose();
+            }
+        }
+    }
+
+    /// <summary>Under _readLock: one frame, handed to the call it answers; anything wrong breaks the connection.</summary>
+    private void ReadFrame()
+    {
+        try
+        {
+            if (!_reader.TryRead(out var header, out var body))
+            {
+                Break(new IOException("The fast-uds server closed the connection before it answered."));
+                return;
+            }
+
+            if (header.Kind == FrameKind.Error && header.CallId == 0)
+            {
+                // The server refused the connection, or a request on it, and closes it: every call gets its reason.
+                Break(ConnectionError(body));
+                return;
+            }
+
+            if (Take(header.CallId) is not { } call)
+            {
+                throw new FastProtocolException($"a {header.Kind} frame for call {header.CallId}, which is not waiting for one");
+            }
+
+            if (!call.Answer(header.Kind, body))
+            {
+                Break(new IOException($"The fast-uds server answered call {header.CallId} with a {header.Kind} frame; the connection is closed."));
+            }
+        }
+        catch (FrameTooLargeException e)
+        {
+            Take(e.Header.CallId)?.Fail(new RpcServiceException(RpcErrorCode.QuotaExceeded,
+                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize)."));
+            Break(new IOException($"The connection was closed after a reply over the client's limit of {_options.MaxMessageSize:#,0} bytes to another call."));
+        }
+        catch (FastProtocolException e)
+        {
+            Break(new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e));
+        }
+        catch (Exception e) when (e is EndOfStreamException or FrameStalledException)
+        {
+            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+        }
+    }
+
+    private static Exception ConnectionError(ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            return FastErrors.ToException(Body.ReadProtocol<ErrorBody>(body), null);
+        }
+        catch (ProtoBuf.ProtoException e)
+        {
+            return new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e);
+        }
+    }
+
+    private PendingCall? Take(uint callId)
+    {
+        lock (_pendingLock)
+        {
+            return _pending.Remove(callId, out var call) ? call : null;
+        }
+    }
+
+    /// <summary>Ends the connection once: every call still waiting fails with <paramref name="reason"/>.</summary>
+    private void Break(Exception reason)
+    {
+        PendingCall[] waiting;
+        lock (_pendingLock)
+        {
+            if (_broken is not null)
+            {
+                return;
+            }
+
+            _broken = reason;
+            waiting = [.. _pending.Values];
+            _pending.Clear();
+        }
+
+        foreach (var call in waiting)
+        {
+            call.Fail(reason);
+        }
+
+        try
+        {
+            // The reader thread wakes from its poll on the hang-up.
+            _socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
+        }
+
+        _socket.Dispose();
+    }
+}
