@@ -101,6 +101,25 @@ public sealed class MultiplexingTests
     }
 
     [Fact]
+    public async Task ARefusalReadBeforeTheFirstCallIsWritten_IsStillThatCallsError()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.MaxConnections = 1);
+        using var holder = new RawFastConnection(server.Path);
+        holder.Bind<IProbe>();
+        using var pool = new FastConnectionPool(server.Path, new FastClientOptions());
+        var connection = pool.Multiplexed();
+        // The server refuses at once: its reader has the reason before any call is made.
+        await Eventually.HoldsAsync(() => connection.IsBroken, Settle, () => "the refusal never arrived");
+
+        var refused = await Assert.ThrowsAsync<RpcServiceException>(() => connection.CallAsync<Protobuf.Messages.EmptyMessage, Protobuf.Messages.EmptyMessage>(
+            FastContract.For(typeof(IProbe)), 0, FastContract.For(typeof(IProbe)).Messages.Operations[0].Description, Protobuf.Messages.EmptyMessage.Instance,
+            _ => Protobuf.Messages.EmptyMessage.Instance, CancellationToken.None).WaitAsync(Settle));
+
+        Assert.Equal(RpcErrorCode.QuotaExceeded, refused.Code);
+        Assert.Contains("limit of 1 connections (FastUds:MaxConnections)", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task AReplyOverTheClientsLimit_FailsItsCallAsQuota_AndTheOthersWithWhy()
     {
         await using var server = await TestFastServer.StartAsync();

@@ -32,6 +32,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     private readonly Action<PendingCall, CancellationToken> _cancel;
     private uint _lastCallId;
     private Exception? _broken;
+    private volatile bool _sendFailed;
 
     private MultiplexedConnection(Socket socket, FastClientOptions options)
     {
@@ -44,7 +45,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     }
 
     /// <summary>Failed or closed (by either side): the pool opens another for the next call.</summary>
-    public bool IsBroken => Volatile.Read(ref _broken) is not null;
+    public bool IsBroken => _sendFailed || Volatile.Read(ref _broken) is not null;
 
     public static MultiplexedConnection Connect(string path, FastClientOptions options) => new(UdsConnector.Connect(path), options);
 
@@ -133,9 +134,9 @@ internal sealed partial class MultiplexedConnection : IDisposable
             call.CallId = NextCallId();
             lock (_pendingLock)
             {
-                if (_broken is { } broken)
+                if (_broken is { } broken || _sendFailed)
                 {
-                    call.Fail(Gone(broken));
+                    call.Fail(Gone(_broken ?? new IOException("The fast-uds connection failed while sending an earlier request.")));
                     return;
                 }
 
@@ -160,9 +161,9 @@ internal sealed partial class MultiplexedConnection : IDisposable
             _writer.Reset();
             Body.WriteMessage(_writer, request);
             ThrowIfTooLarge();
-            if (_broken is { } broken)
+            if (_broken is { } broken || _sendFailed)
             {
-                throw Gone(broken);
+                throw Gone(_broken ?? new IOException("The fast-uds connection failed while sending an earlier request."));
             }
 
             if (!SendLocked(_writer.Complete(FrameKind.Request, id, 0)))
@@ -215,14 +216,50 @@ internal sealed partial class MultiplexedConnection : IDisposable
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
-            // A server that refused the connection said why before closing: the reader is failing the calls with that.
-            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+            // Nothing more can be sent: a frame may be cut short.
+            _sendFailed = true;
+            if (e is SocketException && Readable())
+            {
+                // The server said something before it stopped reading (the Error refusing an over-limit request, for the
+                // connection): the reader fails the calls with that. Our end of the stream tells it we are done.
+                ShutdownSend();
+            }
+            else
+            {
+                Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+            }
+
             return false;
         }
     }
 
-    private static IOException Gone(Exception reason) =>
-        reason as IOException ?? new IOException($"The fast-uds connection is closed: {reason.Message}", reason);
+    private bool Readable()
+    {
+        try
+        {
+            return _socket.Poll(0, SelectMode.SelectRead);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            return false;
+        }
+    }
+
+    private void ShutdownSend()
+    {
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Gone already: the reader finds the end.
+        }
+    }
+
+    // The server's own word on the connection (a refusal of it, read before this call was written) stands for every call on it.
+    private static Exception Gone(Exception reason) =>
+        reason is IOException or Contracts.RpcServiceException ? reason : new IOException($"The fast-uds connection is closed: {reason.Message}", reason);
 
     private void ThrowIfTooLarge()
     {
