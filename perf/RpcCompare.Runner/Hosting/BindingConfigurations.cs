@@ -32,8 +32,9 @@ internal static class BindingConfigurations
             "RpcCompare's own binding (src/Bindings/RpcCompare.Bindings.Fast), first cut: System.Net.Sockets.Socket on a Unix domain socket, a 12-byte frame header, " +
             "protobuf-net bodies (the gRPC bindings' messages), proxy and dispatcher built by reflection; server: a blocking accept thread and a thread per " +
             "connection with blocking receives, each call dispatched inline; client: the contract's Task methods (what the runner calls) multiplexed by call id on " +
-            "one connection per client factory, sent on the caller's thread under a lock, replies read by the connection's own thread and completed on the " +
-            $"thread pool (synchronous methods: pooled connections, one blocking call at a time each); each side polls its socket up to {FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
+            "one connection per client factory, sent on the caller's thread under a lock; the process's only call in flight reads its own reply for up to " +
+            "the spin below, otherwise the connection's reader thread reads and completes calls on the thread pool (synchronous methods: pooled " +
+            $"connections, one blocking call at a time each); each side polls its socket up to {FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
             "max message 16 MiB both sides; no security but the socket file's permissions",
         BindingNames.Pipes =>
             "NamedPipeServerStream/NamedPipeClientStream (a Unix domain socket on Linux), PipeOptions.Asynchronous; hand-written " +
