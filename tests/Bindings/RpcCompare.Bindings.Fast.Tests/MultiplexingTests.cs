@@ -1,5 +1,6 @@
 using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Contracts;
+using RpcCompare.Protobuf.Messages;
 using RpcCompare.Testing;
 
 namespace RpcCompare.Bindings.Fast.Tests;
@@ -111,9 +112,10 @@ public sealed class MultiplexingTests
         // The server refuses at once: its reader has the reason before any call is made.
         await Eventually.HoldsAsync(() => connection.IsBroken, Settle, () => "the refusal never arrived");
 
-        var refused = await Assert.ThrowsAsync<RpcServiceException>(() => connection.CallAsync<Protobuf.Messages.EmptyMessage, Protobuf.Messages.EmptyMessage>(
-            FastContract.For(typeof(IProbe)), 0, FastContract.For(typeof(IProbe)).Messages.Operations[0].Description, Protobuf.Messages.EmptyMessage.Instance,
-            _ => Protobuf.Messages.EmptyMessage.Instance, CancellationToken.None).WaitAsync(Settle));
+        var contract = FastContract.For(typeof(IProbe));
+        var refused = await Assert.ThrowsAsync<RpcServiceException>(() => connection.CallAsync<EmptyMessage, EmptyMessage, EmptyMessage>(
+            contract, 0, contract.Messages.Operations[0].Description, EmptyMessage.Instance, _ => EmptyMessage.Instance, (reply, _) => reply, [], CancellationToken.None)
+            .WaitAsync(Settle));
 
         Assert.Equal(RpcErrorCode.QuotaExceeded, refused.Code);
         Assert.Contains("limit of 1 connections (FastUds:MaxConnections)", refused.Message, StringComparison.Ordinal);

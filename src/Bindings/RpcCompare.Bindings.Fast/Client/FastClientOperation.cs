@@ -118,23 +118,11 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
             return description.IsOneWay ? default! : read(reply, args);
         }
 
-        Task<TResult> Multiplexed(FastConnectionPool pool, object?[] args)
-        {
-            var reply = pool.Multiplexed().CallAsync(_contract, _index, description, request(args), readReply, Cancellation(args));
-            return description.IsOneWay ? SentAsync<TResult>(reply) : ReadAsync(reply, read, args);
-        }
+        Task<TResult> Multiplexed(FastConnectionPool pool, object?[] args) =>
+            pool.Multiplexed().CallAsync(_contract, _index, description, request(args), readReply, read, args, Cancellation(args));
 
         // Streamed calls hold a connection for the whole stream: they stay on the caller's thread.
         return new FormCalls<TResult>(OnCallerThread, streamIn || streamOut ? null : Multiplexed);
-    }
-
-    private static async Task<TResult> ReadAsync<TResult>(Task<TReply> reply, Func<TReply, object?[], TResult> read, object?[] args) =>
-        read(await reply.ConfigureAwait(false), args);
-
-    private static async Task<TResult> SentAsync<TResult>(Task<TReply> sent)
-    {
-        await sent.ConfigureAwait(false);
-        return default!;
     }
 
     /// <summary>A form's two ways to call: blocking on the caller's thread, and multiplexed (null where the operation cannot be).</summary>

@@ -51,19 +51,21 @@ internal sealed partial class MultiplexedConnection : IDisposable
 
     /// <summary>
     /// Starts a call of operation <paramref name="operation"/> of <paramref name="contract"/>: its
-    /// reply, or the error the server answered. A one-way call completes once its request is sent.
+    /// reply, read with <paramref name="readReply"/> and turned into the method's result with
+    /// <paramref name="map"/>, or the error the server answered. A one-way call completes with the
+    /// default result once its request is sent.
     /// </summary>
-    public Task<TReply> CallAsync<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request,
-        BodyReader<TReply> readReply, CancellationToken cancellationToken)
+    public Task<TResult> CallAsync<TRequest, TReply, TResult>(FastContract contract, int operation, OperationDescription description, TRequest request,
+        BodyReader<TReply> readReply, Func<TReply, object?[], TResult> map, object?[] args, CancellationToken cancellationToken)
     {
         return _bound.TryGetValue(contract, out var bound) && bound.IsCompletedSuccessfully
-            ? Start(bound.Result.IdOf(operation, description), description, request, readReply, cancellationToken)
+            ? Start(bound.Result.IdOf(operation, description), description, request, readReply, map, args, cancellationToken)
             : BindThenCallAsync();
 
-        async Task<TReply> BindThenCallAsync()
+        async Task<TResult> BindThenCallAsync()
         {
             var bound = await Bind(contract).ConfigureAwait(false);
-            return await Start(bound.IdOf(operation, description), description, request, readReply, cancellationToken).ConfigureAwait(false);
+            return await Start(bound.IdOf(operation, description), description, request, readReply, map, args, cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -73,7 +75,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     {
         var bound = _bound.GetOrAdd(contract, c =>
         {
-            var call = new PendingReply<BoundContract>(null, FrameKind.Bound, body => BoundContract.From(FastClientConnection.ReadBound(body), c));
+            var call = new PendingReply<BoundContract, BoundContract>(null, FrameKind.Bound, body => BoundContract.From(FastClientConnection.ReadBound(body), c));
             Send(call, FrameKind.Bind, 0, static (writer, c) => Body.WriteProtocol(writer, new BindBody { Service = c.ServiceName, Operations = [.. c.OperationNames] }), c);
             return call.Task;
         });
@@ -86,22 +88,22 @@ internal sealed partial class MultiplexedConnection : IDisposable
         return bound;
     }
 
-    private Task<TReply> Start<TRequest, TReply>(ushort id, OperationDescription description, TRequest request, BodyReader<TReply> readReply,
-        CancellationToken cancellationToken)
+    private Task<TResult> Start<TRequest, TReply, TResult>(ushort id, OperationDescription description, TRequest request, BodyReader<TReply> readReply,
+        Func<TReply, object?[], TResult> map, object?[] args, CancellationToken cancellationToken)
     {
         if (cancellationToken.IsCancellationRequested)
         {
-            return Task.FromCanceled<TReply>(cancellationToken);
+            return Task.FromCanceled<TResult>(cancellationToken);
         }
 
         if (description.IsOneWay)
         {
             // WCF's one-way semantics: done once the request is handed to the transport; call id 0 asks for no answer.
             SendOneWay(id, request);
-            return Task.FromResult(default(TReply)!);
+            return Task.FromResult(default(TResult)!);
         }
 
-        var call = new PendingReply<TReply>(description, FrameKind.Reply, readReply);
+        var call = new PendingReply<TReply, TResult>(description, FrameKind.Reply, readReply, map, args);
         if (cancellationToken.CanBeCanceled || _options.CallTimeout != Timeout.InfiniteTimeSpan)
         {
             call.Watch(_options.CallTimeout, _cancel, cancellationToken);

@@ -120,12 +120,22 @@ internal abstract class PendingCall
     }
 }
 
-/// <summary>A pending call whose answer is a <typeparamref name="TReply"/> in a frame of one kind (Reply, or Bound for a bind).</summary>
-internal sealed class PendingReply<TReply>(OperationDescription? operation, FrameKind expected, BodyReader<TReply> read) : PendingCall(operation)
+/// <summary>
+/// A pending call whose answer is a <typeparamref name="TReply"/> in a frame of one kind (Reply, or
+/// Bound for a bind), turned into the caller's <typeparamref name="TResult"/> as it is read: the
+/// task the caller awaits is this call's own, with no second task or state machine per call.
+/// </summary>
+/// <param name="operation">The operation called (null for a bind): its faults and name in errors.</param>
+/// <param name="expected">The kind of frame that answers it.</param>
+/// <param name="read">Reads the answer's body (on the reader, while the body is valid).</param>
+/// <param name="map">The reply to the method's result (the contract's return value); null when the reply is the result.</param>
+/// <param name="args">The call's arguments, which <paramref name="map"/> is given.</param>
+internal sealed class PendingReply<TReply, TResult>(OperationDescription? operation, FrameKind expected, BodyReader<TReply> read,
+    Func<TReply, object?[], TResult>? map = null, object?[]? args = null) : PendingCall(operation)
 {
-    private readonly TaskCompletionSource<TReply> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource<TResult> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-    public Task<TReply> Task => _completion.Task;
+    public Task<TResult> Task => _completion.Task;
 
     protected override bool TryComplete(FrameKind kind, ReadOnlySpan<byte> body)
     {
@@ -134,10 +144,11 @@ internal sealed class PendingReply<TReply>(OperationDescription? operation, Fram
             return false;
         }
 
-        TReply reply;
+        TResult result;
         try
         {
-            reply = read(body);
+            var reply = read(body);
+            result = map is null ? (TResult)(object)reply! : map(reply, args!);
         }
         catch (Exception e)
         {
@@ -148,7 +159,7 @@ internal sealed class PendingReply<TReply>(OperationDescription? operation, Fram
 
         if (Finish())
         {
-            _completion.SetResult(reply);
+            _completion.SetResult(result);
         }
 
         return true;
