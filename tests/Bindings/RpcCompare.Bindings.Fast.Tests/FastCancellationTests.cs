@@ -9,13 +9,17 @@ public sealed class FastCancellationTests
 {
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
 
+    // With a call timeout set as well, the caller's cancellation is still an OperationCanceledException with its token, not a timeout.
     [Theory]
-    [InlineData(FastTaskCalls.Multiplexed)]
-    [InlineData(FastTaskCalls.OnCallerThread)]
-    public async Task ACancelledToken_CancelsTheServiceAndTheCall_AndTheConnectionServesOn(FastTaskCalls taskCalls)
+    [InlineData(FastTaskCalls.Multiplexed, false)]
+    [InlineData(FastTaskCalls.OnCallerThread, false)]
+    [InlineData(FastTaskCalls.Multiplexed, true)]
+    [InlineData(FastTaskCalls.OnCallerThread, true)]
+    public async Task ACancelledToken_CancelsTheServiceAndTheCall_AndTheConnectionServesOn(FastTaskCalls taskCalls, bool withCallTimeout)
     {
         await using var server = await TestFastServer.StartAsync();
-        var probe = server.Client<IProbe>(new FastClientOptions { TaskCalls = taskCalls });
+        var callTimeout = withCallTimeout ? TimeSpan.FromMinutes(5) : Timeout.InfiniteTimeSpan;
+        var probe = server.Client<IProbe>(new FastClientOptions { TaskCalls = taskCalls, CallTimeout = callTimeout });
         Assert.Equal(1, await probe.EchoAsync(1));
         using var cancellation = new CancellationTokenSource();
 

@@ -19,11 +19,26 @@ internal sealed class BoundContract
         _refusals = refusals;
     }
 
-    /// <summary>The server's answer to a Bind of <paramref name="contract"/>; an answer of the wrong length is not one.</summary>
-    public static BoundContract From(BoundBody reply, FastContract contract) =>
-        reply.Ids.Count == contract.OperationNames.Count
+    /// <summary>
+    /// The server's answer to a Bind of <paramref name="contract"/>, a Bound frame's body. Bytes that
+    /// are not one, or an answer of the wrong length, are the server's fault and end the connection.
+    /// </summary>
+    public static BoundContract Read(ReadOnlySpan<byte> body, FastContract contract)
+    {
+        BoundBody reply;
+        try
+        {
+            reply = Body.ReadProtocol<BoundBody>(body);
+        }
+        catch (ProtoBuf.ProtoException e)
+        {
+            throw new IOException($"The fast-uds server answered a bind with bytes that are not a bind reply: {e.Message}", e);
+        }
+
+        return reply.Ids.Count == contract.OperationNames.Count
             ? new BoundContract([.. reply.Ids.Select(i => (ushort)i)], reply.Refusals)
             : throw new IOException($"The fast-uds server answered a bind of {contract.OperationNames.Count} operations with {reply.Ids.Count} ids.");
+    }
 
     /// <summary>The id requests of operation <paramref name="operation"/> carry; NotFound, with the server's reason, where it gave none.</summary>
     public ushort IdOf(int operation, OperationDescription description)

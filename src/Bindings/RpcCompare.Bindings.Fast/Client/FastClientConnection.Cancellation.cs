@@ -46,7 +46,7 @@ internal sealed partial class FastClientConnection
         catch (CallCancelledException)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            throw new TimeoutException($"{operation.Name} did not complete within {timeout.TotalMilliseconds:#,0.###} ms ({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); the server was told to cancel it.");
+            throw FastClientErrors.CallTimedOut(operation.Name, timeout);
         }
         finally
         {
@@ -72,12 +72,7 @@ internal sealed partial class FastClientConnection
     }
 
     // Under _sendLock. A failed send breaks the connection; the caller's receive then fails.
-    private void SendCancel(uint callId)
-    {
-        Span<byte> frame = stackalloc byte[FrameHeader.Size];
-        new FrameHeader(FrameKind.Cancel, 0, callId, 0).Write(frame);
-        Send(frame);
-    }
+    private void SendCancel(uint callId) => Send(FrameHeader.WriteCancel(stackalloc byte[FrameHeader.Size], callId));
 
     /// <summary>The cancellation of the call in progress: its id (0: none), whether it was asked for, whether its request is out.</summary>
     private struct CancelState(uint callId)

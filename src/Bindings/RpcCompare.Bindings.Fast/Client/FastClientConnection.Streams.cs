@@ -58,7 +58,7 @@ internal sealed partial class FastClientConnection
         var body = Answer(callId, FrameKind.Reply, description);
         return streamOut
             ? (TReply)(object)new ReplyStream(this, pool ?? throw new ArgumentNullException(nameof(pool)), callId, description)
-            : Decode<TReply>(body, description);
+            : Replies.Read<TReply>(body, description);
     }
 
     private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)

@@ -1,7 +1,6 @@
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
-using RpcCompare.Contracts;
 using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Fast.Client;
@@ -90,8 +89,8 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         var callId = NextCallId();
         var frame = _writer.Complete(FrameKind.Request, id, callId);
         return cancellationToken.CanBeCanceled || _options.CallTimeout != Timeout.InfiniteTimeSpan
-            ? Decode<TReply>(CancellableExchange(frame, callId, description, cancellationToken), description)
-            : Decode<TReply>(Exchange(frame, callId, FrameKind.Reply, description), description);
+            ? Replies.Read<TReply>(CancellableExchange(frame, callId, description, cancellationToken), description)
+            : Replies.Read<TReply>(Exchange(frame, callId, FrameKind.Reply, description), description);
     }
 
     public void Dispose()
@@ -114,7 +113,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         var callId = NextCallId();
         try
         {
-            bound = BoundContract.From(ReadBound(Exchange(_writer.Complete(FrameKind.Bind, 0, callId), callId, FrameKind.Bound, null)), contract);
+            bound = BoundContract.Read(Exchange(_writer.Complete(FrameKind.Bind, 0, callId), callId, FrameKind.Bound, null), contract);
         }
         catch (IOException)
         {
@@ -124,32 +123,6 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
 
         _bound[contract] = bound;
         return bound;
-    }
-
-    /// <summary>A Bound frame's body; bytes that are not one are the server's fault, and end the connection.</summary>
-    internal static BoundBody ReadBound(ReadOnlySpan<byte> body)
-    {
-        try
-        {
-            return Body.ReadProtocol<BoundBody>(body);
-        }
-        catch (ProtoBuf.ProtoException e)
-        {
-            throw new IOException($"The fast-uds server answered a bind with bytes that are not a bind reply: {e.Message}", e);
-        }
-    }
-
-    // A reply that does not decode was read whole: the connection is fine, the builds disagree.
-    internal static TReply Decode<TReply>(ReadOnlySpan<byte> body, OperationDescription operation)
-    {
-        try
-        {
-            return Body.ReadMessage<TReply>(body);
-        }
-        catch (Exception e)
-        {
-            throw new InvalidDataException($"The reply to {operation.Name} is not a valid message of it (do client and server use the same contract?): {e.Message}", e);
-        }
     }
 
     /// <summary>Sends a frame and reads until its answer: the body of a <paramref name="expected"/> frame, or the error it got thrown.</summary>
@@ -168,11 +141,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     {
         try
         {
-            while (!frame.IsEmpty)
-            {
-                frame = frame[_socket.Send(frame)..];
-            }
-
+            SocketSends.SendAll(_socket, frame);
             return true;
         }
         catch (SocketException e)
@@ -202,8 +171,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         if (body.Length > _options.MaxMessageSize)
         {
             // Read whole (it was no larger than a stream chunk): the connection is fine.
-            throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The reply is {body.Length:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize).");
+            throw FastClientErrors.ReplyTooLarge(body.Length, _options.MaxMessageSize);
         }
 
         LastUsed = Environment.TickCount64;
@@ -253,8 +221,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         catch (FrameTooLargeException e)
         {
             IsBroken = true;
-            throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize).");
+            throw FastClientErrors.ReplyTooLarge(e.BodyLength, _options.MaxMessageSize);
         }
         catch (FastProtocolException e)
         {
@@ -275,8 +242,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     {
         if (_writer.BodyLength > _options.MaxMessageSize)
         {
-            throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The request is {_writer.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize); nothing was sent.");
+            throw FastClientErrors.RequestTooLarge(_writer.BodyLength, _options.MaxMessageSize);
         }
     }
 

@@ -88,7 +88,7 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
         var description = _operation.Description;
         var streamIn = _operation.Request.Shape == MessageShape.Chunks;
         var streamOut = _operation.Reply.Shape == MessageShape.Chunks;
-        BodyReader<TReply> readReply = body => FastClientConnection.Decode<TReply>(body, description);
+        BodyReader<TReply> readReply = body => Replies.Read<TReply>(body, description);
 
         CancellationToken Cancellation(object?[] args) => token >= 0 && args[token] is CancellationToken given ? given : CancellationToken.None;
 

@@ -1,7 +1,6 @@
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
-using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Fast.Client;
 
@@ -138,8 +137,7 @@ internal sealed partial class MultiplexedConnection
         }
         catch (FrameTooLargeException e)
         {
-            Take(e.Header.CallId)?.Fail(new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The reply is {e.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize)."));
+            Take(e.Header.CallId)?.Fail(FastClientErrors.ReplyTooLarge(e.BodyLength, _options.MaxMessageSize));
             Break(new IOException($"The connection was closed after a reply over the client's limit of {_options.MaxMessageSize:#,0} bytes to another call."));
         }
         catch (FastProtocolException e)

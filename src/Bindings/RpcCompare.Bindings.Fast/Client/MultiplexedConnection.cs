@@ -75,7 +75,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     {
         var bound = _bound.GetOrAdd(contract, c =>
         {
-            var call = new PendingReply<BoundContract, BoundContract>(null, FrameKind.Bound, body => BoundContract.From(FastClientConnection.ReadBound(body), c));
+            var call = new PendingReply<BoundContract, BoundContract>(null, FrameKind.Bound, body => BoundContract.Read(body, c));
             Send(call, FrameKind.Bind, 0, static (writer, c) => Body.WriteProtocol(writer, new BindBody { Service = c.ServiceName, Operations = [.. c.OperationNames] }), c);
             return call.Task;
         });
@@ -187,8 +187,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
 
             call.CancelledWith = callersToken.IsCancellationRequested
                 ? new OperationCanceledException(callersToken)
-                : new TimeoutException($"{call.Operation?.Name} did not complete within {_options.CallTimeout.TotalMilliseconds:#,0.###} ms " +
-                    $"({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); the server was told to cancel it.");
+                : FastClientErrors.CallTimedOut(call.Operation?.Name, _options.CallTimeout);
             if (call.RequestSent)
             {
                 SendCancel(call.CallId);
@@ -197,23 +196,14 @@ internal sealed partial class MultiplexedConnection : IDisposable
     }
 
     // Under _sendLock.
-    private void SendCancel(uint callId)
-    {
-        Span<byte> frame = stackalloc byte[FrameHeader.Size];
-        new FrameHeader(FrameKind.Cancel, 0, callId, 0).Write(frame);
-        SendLocked(frame);
-    }
+    private void SendCancel(uint callId) => SendLocked(FrameHeader.WriteCancel(stackalloc byte[FrameHeader.Size], callId));
 
     /// <summary>Under _sendLock: the whole frame out; false when the connection failed (every waiting call is failed with why).</summary>
     private bool SendLocked(ReadOnlySpan<byte> frame)
     {
         try
         {
-            while (!frame.IsEmpty)
-            {
-                frame = frame[_socket.Send(frame)..];
-            }
-
+            SocketSends.SendAll(_socket, frame);
             return true;
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
@@ -267,8 +257,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     {
         if (_writer.BodyLength > _options.MaxMessageSize)
         {
-            throw new Contracts.RpcServiceException(Contracts.RpcErrorCode.QuotaExceeded,
-                $"The request is {_writer.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize); nothing was sent.");
+            throw FastClientErrors.RequestTooLarge(_writer.BodyLength, _options.MaxMessageSize);
         }
     }
 

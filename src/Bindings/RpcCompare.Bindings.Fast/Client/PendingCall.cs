@@ -35,18 +35,19 @@ internal abstract class PendingCall
 
     public bool IsCompleted => Volatile.Read(ref _completed) != 0;
 
-    /// <summary>Sends Cancel (through <paramref name="cancel"/>) when <paramref name="token"/> fires or <paramref name="timeout"/> passes.</summary>
-    public void Watch(TimeSpan timeout, Action<PendingCall, CancellationToken> cancel, CancellationToken token)
+    /// <summary>Sends Cancel (through <paramref name="cancel"/>) when <paramref name="callers"/> fires or <paramref name="timeout"/> passes.</summary>
+    public void Watch(TimeSpan timeout, Action<PendingCall, CancellationToken> cancel, CancellationToken callers)
     {
+        var token = callers;
         if (timeout != Timeout.InfiniteTimeSpan)
         {
-            _timer = CancellationTokenSource.CreateLinkedTokenSource(token);
+            // Linked only to a token that can fire: a source of its own is cheaper.
+            _timer = callers.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(callers) : new CancellationTokenSource();
             _timer.CancelAfter(timeout);
             token = _timer.Token;
         }
 
-        // The caller's own token, to tell its cancellation from the timeout's.
-        var callers = _timer is null ? token : CancellationToken.None;
+        // The callback is given the caller's own token, to tell its cancellation from the timeout's.
         _registration = token.Register(static (state, _) =>
         {
             var (call, cancel, callers) = ((PendingCall, Action<PendingCall, CancellationToken>, CancellationToken))state!;

@@ -25,6 +25,13 @@ internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, ui
         BinaryPrimitives.WriteUInt32LittleEndian(destination[8..], CallId);
     }
 
+    /// <summary>Writes the Cancel frame of call <paramref name="callId"/> (a header alone) and returns it.</summary>
+    public static ReadOnlySpan<byte> WriteCancel(Span<byte> destination, uint callId)
+    {
+        new FrameHeader(FrameKind.Cancel, 0, callId, 0).Write(destination);
+        return destination[..Size];
+    }
+
     /// <summary>
     /// Reads and checks a header: the length is unsigned and compared with the limit before anything
     /// is allocated, so a 2 GB or 4 GB prefix is refused, never believed.

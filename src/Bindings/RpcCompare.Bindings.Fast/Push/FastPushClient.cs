@@ -107,8 +107,7 @@ internal sealed class FastPushClient : IPushClient
             Body.WriteMessage(_writer, request);
             if (_writer.BodyLength > _options.MaxMessageSize)
             {
-                throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                    $"The request is {_writer.BodyLength:#,0} bytes, over the client's limit of {_options.MaxMessageSize:#,0} bytes (FastClientOptions.MaxMessageSize); nothing was sent.");
+                throw FastClientErrors.RequestTooLarge(_writer.BodyLength, _options.MaxMessageSize);
             }
 
             var stream = _stream ?? await ConnectAsync(cancellationToken);
@@ -148,18 +147,7 @@ internal sealed class FastPushClient : IPushClient
 
     private async Task<NetworkStream> ConnectAsync(CancellationToken cancellationToken)
     {
-        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        try
-        {
-            SocketBuffers.Apply(socket);
-            await socket.ConnectAsync(new UnixDomainSocketEndPoint(_path), cancellationToken);
-        }
-        catch (SocketException e)
-        {
-            socket.Dispose();
-            throw new IOException($"Could not connect to fast-uds at {_path}: {e.Message}", e);
-        }
-
+        var socket = await UdsConnector.ConnectAsync(_path, cancellationToken);
         _stream = new NetworkStream(socket, ownsSocket: true);
         _readLoop = ReadLoopAsync(_stream);
         return _stream;

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Contracts;
 using RpcCompare.Description;
 
@@ -281,10 +282,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     {
         try
         {
-            while (!frame.IsEmpty)
-            {
-                frame = frame[_socket.Send(frame)..];
-            }
+            SocketSends.SendAll(_socket, frame);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
