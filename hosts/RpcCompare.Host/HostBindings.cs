@@ -20,6 +20,8 @@ internal static class HostBindings
             (o.ListenAddress, o.MaxMessageSize, o.MaxConnections) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.GrpcUds] = static (services, host) => services.AddGrpcUdsBinding(host.Configuration, o =>
             (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "grpc.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
+        [BindingNames.FastTcp] = static (services, host) => services.AddFastTcpBinding(host.Configuration, o =>
+            (o.ListenAddress, o.MaxMessageSize, o.MaxConnections) = (host.ListenAddress ?? o.ListenAddress, host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.FastUds] = static (services, host) => services.AddFastUdsBinding(host.Configuration, o =>
             (o.Path, o.MaxMessageSize, o.MaxConnections) = (host.SocketPath(o.Path, "fast.sock"), host.MaxMessageSize, o.MaxConnections ?? host.MaxConnectionsPerBinding)),
         [BindingNames.Pipes] = static (services, host) => services.AddPipesBinding(host.Configuration, o =>
@@ -31,11 +33,12 @@ internal static class HostBindings
     /// <summary>Parses a --bindings value; throws with a clear message for names this build cannot serve.</summary>
     public static IReadOnlyList<string> Parse(string value)
     {
-        var names = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        if (names.Length == 0 || names is ["all"])
+        if (IsAll(value))
         {
             return [.. Offered];
         }
+
+        var names = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
         foreach (var name in names)
         {
@@ -44,6 +47,30 @@ internal static class HostBindings
 
         return [.. names.Distinct(StringComparer.Ordinal)];
     }
+
+    /// <summary>
+    /// The bindings a host whose TCP bindings use TLS can serve: fast-tcp has no TLS, so it is left
+    /// out of "all" (with <paramref name="note"/> saying so) and refused when named.
+    /// </summary>
+    public static IReadOnlyList<string> UnderTls(IReadOnlyList<string> bindings, string requested, out string? note)
+    {
+        note = null;
+        if (!bindings.Contains(BindingNames.FastTcp))
+        {
+            return bindings;
+        }
+
+        if (!IsAll(requested))
+        {
+            throw new ArgumentException($"{BindingNames.FastTcp} has no TLS and cannot be served with --tls; leave it out of --bindings (fast-uds serves the same frames on this machine).");
+        }
+
+        note = $"{BindingNames.FastTcp} is left out: it has no TLS, and this host's TCP bindings use TLS.";
+        return [.. bindings.Where(static b => b != BindingNames.FastTcp)];
+    }
+
+    private static bool IsAll(string value) =>
+        value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) is [] or ["all"];
 
     public static void Add(IServiceCollection services, HostBindingContext host, IEnumerable<string> names)
     {

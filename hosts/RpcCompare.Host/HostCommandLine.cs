@@ -55,14 +55,16 @@ internal static class HostCommandLine
                                    less a tenth, shared by the bindings served). Per binding:
                                    --WcfNetTcp:MaxConnections N, and HandshakeTimeout, IdleTimeout.
           --listen-address IP      Address the TCP bindings listen on (default 127.0.0.1).
-                                   Ports: --WcfNetTcp:Port, --WcfHttp:Port, --GrpcTcp:Port
-                                   (default 0: a free port, written to the endpoints file).
+                                   Ports: --WcfNetTcp:Port, --WcfHttp:Port, --GrpcTcp:Port,
+                                   --FastTcp:Port (default 0: a free port, written to the
+                                   endpoints file).
           --advertised-host NAME   Host name the endpoints file gives for the TCP bindings
                                    (default: the listen address; 127.0.0.1 for 0.0.0.0).
           --tls                    TLS on every TCP binding (wcf-nettcp, wcf-http as HTTPS, grpc-tcp
-                                   over TLS). The certificate: --tls-certificate, or else a
-                                   self-signed one kept in the state directory; its SHA-256
-                                   thumbprint is logged and written to the endpoints file.
+                                   over TLS); fast-tcp has no TLS and is left out. The
+                                   certificate: --tls-certificate, or else a self-signed one kept
+                                   in the state directory; its SHA-256 thumbprint is logged and
+                                   written to the endpoints file.
           --tls-certificate PATH   Server certificate, PEM (key in it or --tls-key) or .pfx
                                    (password: --Tls:CertificatePassword). Implies --tls.
           --tls-key PATH           PEM private key of --tls-certificate.

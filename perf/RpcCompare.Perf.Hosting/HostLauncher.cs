@@ -13,7 +13,7 @@ public sealed class HostLauncher : IAsyncDisposable
 {
     // The host's configuration key of each TCP binding's port (hosts/RpcCompare.Host, --help).
     private static readonly (string Binding, string Key)[] s_portKeys =
-        [(BindingNames.WcfNetTcp, "WcfNetTcp:Port"), (BindingNames.WcfHttp, "WcfHttp:Port"), (BindingNames.GrpcTcp, "GrpcTcp:Port")];
+        [(BindingNames.WcfNetTcp, "WcfNetTcp:Port"), (BindingNames.WcfHttp, "WcfHttp:Port"), (BindingNames.GrpcTcp, "GrpcTcp:Port"), (BindingNames.FastTcp, "FastTcp:Port")];
 
     private readonly string _directory;
     private readonly StringBuilder _output = new();

@@ -12,10 +12,13 @@ public static class BindingNames
 
     /// <summary>RpcCompare's own binding over a Unix socket (src/Bindings/RpcCompare.Bindings.Fast, docs/design/fast-binding.md).</summary>
     public const string FastUds = "fast-uds";
+
+    /// <summary>The same binding over TCP, plaintext (loopback unless the host allows otherwise; not with TLS).</summary>
+    public const string FastTcp = "fast-tcp";
     public const string InProc = "inproc";
 
     /// <summary>Every binding of the design, network bindings first, in report order.</summary>
-    public static IReadOnlyList<string> All { get; } = [WcfNetTcp, WcfUds, WcfHttp, GrpcTcp, GrpcUds, FastUds, Pipes, InProc];
+    public static IReadOnlyList<string> All { get; } = [WcfNetTcp, WcfUds, WcfHttp, GrpcTcp, GrpcUds, FastTcp, FastUds, Pipes, InProc];
 
     /// <summary>Throws a clear error, listing the offered names, for a name that is not offered.</summary>
     public static void ThrowUnlessOffered(string name, IEnumerable<string> offered)

@@ -24,7 +24,7 @@ public sealed class CallerIdentityTests : IClassFixture<CallerIdentityTests.Reco
 
     public static TheoryData<string> UnixSocketBindings() => [.. s_unixSockets];
 
-    public static TheoryData<string> TcpBindings() => [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp];
+    public static TheoryData<string> TcpBindings() => [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp];
 
     [Theory]
     [MemberData(nameof(UnixSocketBindings))]

@@ -12,7 +12,7 @@ public sealed class ClientFactoryTests
     {
         var error = Assert.Throws<ArgumentException>(() => _factory.Create<IFileService>("carrier-pigeon", "x"));
 
-        Assert.Contains("wcf-nettcp, wcf-uds, wcf-http, grpc-tcp, grpc-uds, fast-uds, pipes, inproc", error.Message, StringComparison.Ordinal);
+        Assert.Contains("wcf-nettcp, wcf-uds, wcf-http, grpc-tcp, grpc-uds, fast-tcp, fast-uds, pipes, inproc", error.Message, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -22,6 +22,9 @@ public sealed class ClientFactoryTests
     [InlineData(BindingNames.GrpcTcp, "localhost:5000", "http:// or https:// URL")]
     [InlineData(BindingNames.GrpcUds, "grpc.sock", "absolute socket path")]
     [InlineData(BindingNames.FastUds, "fast.sock", "absolute socket path")]
+    [InlineData(BindingNames.FastTcp, "127.0.0.1:5000", "tcp://host:port")]
+    [InlineData(BindingNames.FastTcp, "http://127.0.0.1:5000", "tcp://host:port")]
+    [InlineData(BindingNames.FastTcp, "tcp://127.0.0.1", "tcp://host:port")]
     public void MalformedAddress_IsRefusedWithTheExpectedForm(string binding, string address, string expected)
     {
         var error = Assert.Throws<ArgumentException>(() => _factory.Create<IFileService>(binding, address));

@@ -16,7 +16,7 @@ namespace RpcCompare.Client.Tests;
 public sealed class CompatibilityMatrixTests
 {
     private static readonly string[] Bindings =
-        [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastUds, BindingNames.Pipes, BindingNames.InProc];
+        [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastTcp, BindingNames.FastUds, BindingNames.Pipes, BindingNames.InProc];
 
     /// <summary>One row per shape: the corpus contract that has it, and the shape in words.</summary>
     private static readonly (Type Contract, string Shape)[] Rows =

@@ -16,7 +16,7 @@ public sealed class CorpusParityTests
 {
     private static readonly string[] Wcf = [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp];
     // gRPC and fast-uds share one protobuf mapping of the contract (RpcCompare.Protobuf): the same shapes.
-    private static readonly string[] Protobuf = [BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastUds];
+    private static readonly string[] Protobuf = [BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastTcp, BindingNames.FastUds];
 
     public static TheoryData<string> CaseNames() => [.. Cases.Keys];
 

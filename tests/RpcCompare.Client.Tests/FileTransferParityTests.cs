@@ -12,7 +12,7 @@ namespace RpcCompare.Client.Tests;
 public sealed class FileTransferParityTests
 {
     private static readonly string[] Carriers =
-        [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastUds, BindingNames.InProc];
+        [BindingNames.WcfNetTcp, BindingNames.WcfUds, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.GrpcUds, BindingNames.FastTcp, BindingNames.FastUds, BindingNames.InProc];
 
     [Fact]
     public void EveryFrameworkBindingCarriesIt_ThePipesBaselineRefusesIt()

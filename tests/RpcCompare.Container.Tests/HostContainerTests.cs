@@ -24,7 +24,8 @@ public sealed class HostContainerTests
     {
         await using var host = await HostContainer.StartAsync();
         var volume = host.Volume;
-        Assert.Equal(BindingNames.All, host.Endpoints.Keys);
+        // Every binding but fast-tcp, which has no TLS and is left out of a host whose TCP bindings use it (below).
+        Assert.Equal(BindingNames.All.Where(static b => b != BindingNames.FastTcp), host.Endpoints.Keys);
         Assert.Equal(volume.PathFor("pipes.sock"), host.Endpoints[BindingNames.Pipes]);
         Assert.Equal("net.tcp://127.0.0.1:8808", host.Endpoints[BindingNames.WcfNetTcp]);
         // Secure by default: TLS on the TCP bindings, its certificate named in the endpoints file and published beside it.

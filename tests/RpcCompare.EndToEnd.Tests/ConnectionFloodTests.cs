@@ -20,7 +20,7 @@ public sealed partial class ConnectionFloodTests
     private const int Flood = 40;
 
     // 2 s instead of 30 for a frame once started, on the bindings with frames of their own.
-    private static readonly string[] s_shortFrameTimeouts = ["--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02"];
+    private static readonly string[] s_shortFrameTimeouts = ["--Pipes:FrameTimeout", "00:00:02", "--FastUds:FrameTimeout", "00:00:02", "--FastTcp:FrameTimeout", "00:00:02"];
 
     // And for the handshake on the framework bindings (wcf-uds's reaches CoreWCF through UdsFramingListenOptions).
     private static readonly string[] s_shortTimeouts =
@@ -35,7 +35,7 @@ public sealed partial class ConnectionFloodTests
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        // A refused pipes or fast-uds client is told why when it sends its first frame, or closed after the
+        // A refused pipes or fast client is told why when it sends its first frame, or closed after the
         // frame timeout when it sends nothing (as this flood does).
         await using var host = HostProcess.Start(["--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("s"),
             "--max-connections", $"{Limit}", .. s_shortFrameTimeouts]);
@@ -225,7 +225,7 @@ public sealed partial class ConnectionFloodTests
         // The HTTP/2 connection preface, then an empty SETTINGS frame.
         BindingNames.GrpcTcp or BindingNames.GrpcUds => [.. Encoding.ASCII.GetBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), 0, 0, 0, 4, 0, 0, 0, 0, 0],
         // A Bind frame (kind 9) with a 100-byte body: its length counts the 8 header bytes after it.
-        BindingNames.FastUds => [108, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, .. Enumerable.Repeat((byte)0, 100)],
+        BindingNames.FastUds or BindingNames.FastTcp => [108, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, .. Enumerable.Repeat((byte)0, 100)],
         // A frame header announcing 100 bytes (code 1), then its body.
         _ => [100, 0, 0, 0, 1, .. Enumerable.Repeat((byte)0, 100)],
     };
@@ -238,7 +238,7 @@ public sealed partial class ConnectionFloodTests
         BindingNames.WcfHttp => Encoding.ASCII.GetBytes("POST /rpccompare.v1.FileService HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
         // Half of the HTTP/2 connection preface.
         BindingNames.GrpcTcp or BindingNames.GrpcUds => Encoding.ASCII.GetBytes("PRI * HTTP/2.0\r\n"),
-        // The start of a frame header (pipes' is 5 bytes, fast-uds's 12).
+        // The start of a frame header (pipes' is 5 bytes, the fast bindings' 12).
         _ => [0x10, 0x00],
     };
 

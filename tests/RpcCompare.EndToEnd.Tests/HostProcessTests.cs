@@ -203,7 +203,7 @@ public sealed class HostProcessTests
 
         Assert.Equal(0, await host.WaitForExitAsync());
         Assert.Contains("--endpoints-file", host.Output, StringComparison.Ordinal);
-        Assert.Contains("In this build: wcf-nettcp, wcf-uds, wcf-http, grpc-tcp, grpc-uds, fast-uds, pipes.", host.Output, StringComparison.Ordinal);
+        Assert.Contains("In this build: wcf-nettcp, wcf-uds, wcf-http, grpc-tcp, grpc-uds, fast-tcp, fast-uds, pipes.", host.Output, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -98,6 +98,33 @@ public sealed class HostTlsTests
         Assert.False(File.Exists(directory.PathFor("endpoints.json")));
     }
 
+    [Fact]
+    public async Task WithTls_FastTcp_IsLeftOutOfEveryBinding_SayingSo_AndRefusedWhenNamed()
+    {
+        using var directory = new TemporaryDirectory();
+        var endpointsPath = directory.PathFor("endpoints.json");
+        await using (var host = HostProcess.Start("--tls", "--state-dir", directory.PathFor("state"), "--socket-dir", directory.PathFor("s"), "--endpoints-file", endpointsPath))
+        {
+            var addresses = await host.WaitForEndpointsAsync(endpointsPath);
+            Assert.Contains("rpccompare-host: fast-tcp is left out: it has no TLS, and this host's TCP bindings use TLS.", host.Output, StringComparison.Ordinal);
+            Assert.DoesNotContain(BindingNames.FastTcp, addresses.Keys);
+            Assert.Contains(BindingNames.FastUds, addresses.Keys);
+        }
+
+        await using var named = HostProcess.Start("--tls", "--state-dir", directory.PathFor("state"), "--bindings", $"{BindingNames.GrpcTcp},{BindingNames.FastTcp}");
+        Assert.Equal(2, await named.WaitForExitAsync());
+        Assert.Contains("rpccompare-host: fast-tcp has no TLS and cannot be served with --tls; leave it out of --bindings", named.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task FastTcp_BeyondLoopbackWithoutTls_IsRefused()
+    {
+        await using var host = HostProcess.Start("--listen-address", "0.0.0.0", "--bindings", BindingNames.FastTcp);
+
+        Assert.Equal(1, await host.WaitForExitAsync());
+        Assert.Contains("rpccompare-host: fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) without TLS.", host.Output, StringComparison.Ordinal);
+    }
+
     private static async Task<(int ExitCode, string Output)> HealthAsync(string endpointsPath)
     {
         var (exitCode, output, _) = await Rpcc.RunAsync(["health", "-b", BindingNames.GrpcTcp, "-e", endpointsPath]);

@@ -3,10 +3,10 @@ namespace RpcCompare.Runner.Tests;
 /// <summary>What a --quick run must contain: every cell of every suite, and every tuning knob beside the product's setting.</summary>
 public static class QuickRunCells
 {
-    public static readonly string[] Bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-uds", "pipes", "inproc"];
+    public static readonly string[] Bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-tcp", "fast-uds", "pipes", "inproc"];
 
     /// <summary>The bindings with asynchronous socket completions (fast-uds blocks in its socket calls; inproc has none).</summary>
-    public static readonly string[] InlineIoBindings = [.. Bindings.Where(b => b is not ("inproc" or "fast-uds"))];
+    public static readonly string[] InlineIoBindings = [.. Bindings.Where(b => b is not ("inproc" or "fast-uds" or "fast-tcp"))];
 
     public static readonly string[] Frameworks = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds"];
 

@@ -27,7 +27,7 @@ public sealed class QuickRunPushTests
         [
             "wcf-nettcp/typed", "wcf-nettcp/pre-serialized", "wcf-uds/typed", "wcf-uds/pre-serialized", "wcf-http/long-poll",
             "grpc-tcp/stream", "grpc-tcp/multiplexed", "grpc-tcp/streams-raised/multiplexed", "grpc-uds/stream", "grpc-uds/multiplexed", "grpc-uds/streams-raised/multiplexed",
-            "fast-uds/frames", "pipes/frames",
+            "fast-tcp/frames", "fast-uds/frames", "pipes/frames",
         ];
         var push = _run.Root.GetProperty("push");
         Assert.Equal("quick", push.GetProperty("settings").GetProperty("mode").GetString());

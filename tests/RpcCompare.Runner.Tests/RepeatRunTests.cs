@@ -18,9 +18,9 @@ public sealed class RepeatRunTests(RepeatRunTests.RepeatRun run) : IClassFixture
         var headlines = repeatability.GetProperty("headlines").EnumerateArray().ToList();
 
         Assert.Equal(2, repeatability.GetProperty("repetitions").GetInt32());
-        // ops: 4 operations; ratio to pipes for 7 bindings (not pipes), overhead share for 7 (not inproc);
+        // ops: 4 operations; ratio to pipes for 8 bindings (not pipes), overhead share for 8 (not inproc);
         // the three gRPC engine variant columns and the three TLS and three mutual-TLS ones: ratio to pipes, overhead share and ratio to their binding.
-        Assert.Equal(4 * (7 + 7 + (9 * 3)), headlines.Count);
+        Assert.Equal(4 * (8 + 8 + (9 * 3)), headlines.Count);
         Assert.All(headlines, h =>
         {
             var values = h.GetProperty("values").EnumerateArray().Select(v => v.GetDouble()).ToList();

@@ -68,6 +68,11 @@ public sealed class InProcessHost : IAsyncDisposable
                 (o.Path, o.MaxMessageSize) = (directory.PathFor("fast.sock"), maxMessageSize ?? o.MaxMessageSize));
         }
 
+        if (Runs(BindingNames.FastTcp))
+        {
+            builder.Services.AddFastTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);
+        }
+
         if (Runs(BindingNames.WcfNetTcp))
         {
             builder.Services.AddWcfNetTcpBinding(configure: o => o.MaxMessageSize = maxMessageSize ?? o.MaxMessageSize);

@@ -36,6 +36,9 @@ internal static class BindingConfigurations
             "the spin below, otherwise the connection's reader thread reads and completes calls on the thread pool (synchronous methods: pooled " +
             $"connections, one blocking call at a time each); each side polls its socket up to {FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
             "max message 16 MiB both sides; no security but the socket file's permissions",
+        BindingNames.FastTcp =>
+            "fast-uds's frames, server and client over TCP on 127.0.0.1 (TCP_NODELAY both sides, 1 MiB send buffers); plaintext, no TLS; " +
+            "otherwise as fast-uds (the next column)",
         BindingNames.Pipes =>
             "NamedPipeServerStream/NamedPipeClientStream (a Unix domain socket on Linux), PipeOptions.Asynchronous; hand-written " +
             "length-prefixed framing; no security; max message 16 MiB (default); one connection per client, calls answered in order; " +

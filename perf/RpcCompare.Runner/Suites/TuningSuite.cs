@@ -27,8 +27,8 @@ internal sealed class TuningSuite : ISuite
     public static readonly int[] CompletionClients = [1, 16];
 
     private static readonly List<string> s_order = [.. BindingNames.All];
-    // fast-uds blocks in its socket calls on both sides: it has no asynchronous completions to run inline.
-    private static readonly HashSet<string> s_asyncSocketBindings = [.. BindingNames.All.Where(b => b is not (BindingNames.InProc or BindingNames.FastUds))];
+    // The fast bindings block in their socket calls on both sides: they have no asynchronous completions to run inline.
+    private static readonly HashSet<string> s_asyncSocketBindings = [.. BindingNames.All.Where(b => b is not (BindingNames.InProc or BindingNames.FastUds or BindingNames.FastTcp))];
 
     public string Name => "tuning";
 

@@ -1,4 +1,5 @@
 using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Contracts;
 using RpcCompare.Protobuf.Messages;
 using RpcCompare.Testing;
@@ -107,7 +108,7 @@ public sealed class MultiplexingTests
         await using var server = await TestFastServer.StartAsync(o => o.MaxConnections = 1);
         using var holder = new RawFastConnection(server.Path);
         holder.Bind<IProbe>();
-        using var pool = new FastConnectionPool(server.Path, new FastClientOptions());
+        using var pool = new FastConnectionPool(FastEndpoint.Parse(BindingNames.FastUds, server.Path), new FastClientOptions());
         var connection = pool.Multiplexed();
         // The server refuses at once: its reader has the reason before any call is made.
         await Eventually.HoldsAsync(() => connection.IsBroken, Settle, () => "the refusal never arrived");

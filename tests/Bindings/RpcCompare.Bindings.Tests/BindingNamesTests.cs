@@ -5,7 +5,7 @@ public sealed class BindingNamesTests
     [Fact]
     public void All_IsEveryBinding_NetworkBindingsFirst_InReportOrder()
     {
-        Assert.Equal(["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-uds", "pipes", "inproc"], BindingNames.All);
+        Assert.Equal(["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-tcp", "fast-uds", "pipes", "inproc"], BindingNames.All);
     }
 
     [Fact]

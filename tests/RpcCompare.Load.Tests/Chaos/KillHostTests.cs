@@ -10,7 +10,7 @@ namespace RpcCompare.Load.Tests.Chaos;
 [Collection(NBomberSessions.Name)]
 public sealed class KillHostTests : IClassFixture<KillHostTests.KillHostRun>
 {
-    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-uds", "pipes"];
+    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-tcp", "fast-uds", "pipes"];
     private readonly KillHostRun _run;
 
     public KillHostTests(KillHostRun run)

@@ -12,7 +12,7 @@ namespace RpcCompare.Load.Tests.Scenarios;
 [Collection(NBomberSessions.Name)]
 public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoadRun>
 {
-    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-uds", "pipes"];
+    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-uds", "wcf-http", "grpc-tcp", "grpc-uds", "fast-tcp", "fast-uds", "pipes"];
     private readonly QuickLoadRun _run;
 
     public QuickLoadRunTests(QuickLoadRun run)

@@ -32,12 +32,12 @@ internal sealed class BoundContract
         }
         catch (ProtoBuf.ProtoException e)
         {
-            throw new IOException($"The fast-uds server answered a bind with bytes that are not a bind reply: {e.Message}", e);
+            throw new IOException($"The server answered a bind with bytes that are not a bind reply: {e.Message}", e);
         }
 
         return reply.Ids.Count == contract.OperationNames.Count
             ? new BoundContract([.. reply.Ids.Select(i => (ushort)i)], reply.Refusals)
-            : throw new IOException($"The fast-uds server answered a bind of {contract.OperationNames.Count} operations with {reply.Ids.Count} ids.");
+            : throw new IOException($"The server answered a bind of {contract.OperationNames.Count} operations with {reply.Ids.Count} ids.");
     }
 
     /// <summary>The id requests of operation <paramref name="operation"/> carry; NotFound, with the server's reason, where it gave none.</summary>

@@ -6,7 +6,7 @@ using RpcCompare.Description;
 namespace RpcCompare.Bindings.Fast.Client;
 
 /// <summary>
-/// One connection to a fast-uds server, used by one call at a time (the pool hands it out): the
+/// One connection to a fast server, used by one call at a time (the pool hands it out): the
 /// caller's thread sends the request and blocks in the receive for its reply, no thread-pool hop
 /// on the way (the binding's blocking mode). A connection that failed in any way but an error
 /// reply is <see cref="IsBroken"/> and is not reused.
@@ -17,12 +17,14 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     private readonly FrameReader _reader;
     private readonly FrameWriter _writer = new();
     private readonly FastClientOptions _options;
+    private readonly string _binding;
     private readonly Dictionary<FastContract, BoundContract> _bound = [];
     private uint _lastCallId;
 
-    private FastClientConnection(Socket socket, FastClientOptions options)
+    private FastClientConnection(Socket socket, string binding, FastClientOptions options)
     {
         _socket = socket;
+        _binding = binding;
         _options = options;
         // Stream chunks are up to 64 KiB whatever the message limit; a reply's own limit is checked in Answer.
         _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size)) {
@@ -37,7 +39,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     /// <summary>When the connection last finished a call (Environment.TickCount64).</summary>
     public long LastUsed { get; private set; } = Environment.TickCount64;
 
-    public static FastClientConnection Connect(string path, FastClientOptions options) => new(UdsConnector.Connect(path), options);
+    public static FastClientConnection Connect(FastEndpoint endpoint, FastClientOptions options) => new(endpoint.Connect(), endpoint.Binding, options);
 
     /// <summary>
     /// Whether the server closed this connection while it sat in the pool (its idle timeout): a
@@ -79,7 +81,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
             // WCF's one-way semantics: done once the request is handed to the transport; call id 0 asks for no answer.
             if (!Send(_writer.Complete(FrameKind.Request, id, 0)))
             {
-                throw new IOException("The fast-uds server closed the connection; the one-way call was not sent.");
+                throw new IOException($"The {_binding} server closed the connection; the one-way call was not sent.");
             }
 
             LastUsed = Environment.TickCount64;
@@ -147,7 +149,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         catch (SocketException e)
         {
             IsBroken = true;
-            return _socket.Poll(0, SelectMode.SelectRead) ? false : throw new IOException($"The fast-uds connection failed: {e.Message}", e);
+            return _socket.Poll(0, SelectMode.SelectRead) ? false : throw new IOException($"The {_binding} connection failed: {e.Message}", e);
         }
     }
 
@@ -189,7 +191,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
             if (!_reader.TryRead(out var header, out body))
             {
                 IsBroken = true;
-                throw new IOException("The fast-uds server closed the connection before it answered.");
+                throw new IOException($"The {_binding} server closed the connection before it answered.");
             }
 
             if (header.Kind == FrameKind.Error && (header.CallId == callId || header.CallId == 0))
@@ -204,7 +206,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
                 catch (ProtoBuf.ProtoException e)
                 {
                     IsBroken = true;
-                    throw new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e);
+                    throw new IOException($"The {_binding} server sent an error that is not an error message: {e.Message}", e);
                 }
 
                 throw FastErrors.ToException(error, operation);
@@ -226,17 +228,17 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         catch (FastProtocolException e)
         {
             IsBroken = true;
-            throw new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e);
+            throw new IOException($"The {_binding} server sent bytes that are not the protocol: {e.Message}", e);
         }
         catch (Exception e) when (e is SocketException or EndOfStreamException)
         {
             IsBroken = true;
-            throw new IOException($"The fast-uds connection failed: {e.Message}", e);
+            throw new IOException($"The {_binding} connection failed: {e.Message}", e);
         }
     }
 
-    private static IOException Unexpected(uint callId, FrameKind kind, uint answeredId) =>
-        new($"The fast-uds server answered call {callId} with a {kind} frame for call {answeredId}.");
+    private IOException Unexpected(uint callId, FrameKind kind, uint answeredId) =>
+        new($"The {_binding} server answered call {callId} with a {kind} frame for call {answeredId}.");
 
     private void ThrowIfTooLarge()
     {

@@ -1,12 +1,14 @@
 using System.Collections.Concurrent;
 using RpcCompare.Bindings.Carrying;
 using RpcCompare.Bindings.Fast.Push;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Push;
 
 namespace RpcCompare.Bindings.Fast.Client;
 
 /// <summary>
-/// Creates fast-uds clients; the address is the server's socket path. Proxies of one address from
+/// Creates clients of one fast binding: fast-uds, whose address is the server's socket path, or
+/// fast-tcp, whose address is tcp://host:port (<see cref="FastEndpoint"/>). Proxies of one address from
 /// one provider share its connections (<see cref="FastConnectionPool"/>), which the provider closes
 /// when disposed; a push client has a connection of its own.
 /// </summary>
@@ -15,8 +17,22 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
     private readonly FastClientOptions _options;
     private readonly ConcurrentDictionary<string, FastConnectionPool> _pools = new();
 
+    /// <summary>A fast-uds client provider.</summary>
     public FastClientProvider(FastClientOptions? options = null)
+        : this(BindingNames.FastUds, options)
     {
+    }
+
+    /// <param name="binding"><see cref="BindingNames.FastUds"/> or <see cref="BindingNames.FastTcp"/>.</param>
+    /// <param name="options">The clients' settings; a copy is kept.</param>
+    public FastClientProvider(string binding, FastClientOptions? options)
+    {
+        if (binding is not (BindingNames.FastUds or BindingNames.FastTcp))
+        {
+            throw new ArgumentException($"'{binding}' is not a fast binding ({BindingNames.FastTcp}, {BindingNames.FastUds}).", nameof(binding));
+        }
+
+        Name = binding;
         // A copy: changing the caller's options later changes nothing for this provider's connections.
         var given = options ?? new FastClientOptions();
         _options = new FastClientOptions
@@ -35,7 +51,7 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         }
     }
 
-    public string Name => BindingNames.FastUds;
+    public string Name { get; }
 
     public IReadOnlyList<CarryRefusal> Check(Type contract) => FastCarryRules.Instance.Check(Name, contract);
 
@@ -47,8 +63,8 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
             throw new NotSupportedException(refusal.ToString());
         }
 
-        ThrowUnlessSocketPath(address);
-        return FastContractProxy.Create<TContract>(_pools.GetOrAdd(address, static (a, options) => new FastConnectionPool(a, options), _options));
+        var endpoint = FastEndpoint.Parse(Name, address);
+        return FastContractProxy.Create<TContract>(_pools.GetOrAdd(address, static (_, state) => new FastConnectionPool(state.endpoint, state.options), (endpoint, options: _options)));
     }
 
     /// <summary>"frames": Notification frames between the replies on the subscriber's connection, each publication framed once for all.</summary>
@@ -56,9 +72,9 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
 
     public IPushClient CreatePushClient(string address, string? variant = null)
     {
-        ThrowUnlessSocketPath(address);
+        var endpoint = FastEndpoint.Parse(Name, address);
         PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
-        return new FastPushClient(address, _options);
+        return new FastPushClient(endpoint, _options);
     }
 
     /// <summary>Closes the connections its proxies shared; a proxy called afterwards throws <see cref="ObjectDisposedException"/>.</summary>
@@ -67,14 +83,6 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         foreach (var pool in _pools.Values)
         {
             pool.Dispose();
-        }
-    }
-
-    private static void ThrowUnlessSocketPath(string address)
-    {
-        if (string.IsNullOrEmpty(address) || !Path.IsPathRooted(address))
-        {
-            throw new ArgumentException($"A fast-uds address is an absolute socket path; got '{address}'.", nameof(address));
         }
     }
 }

@@ -12,12 +12,12 @@ namespace RpcCompare.Bindings.Fast.Client;
 internal sealed class FastConnectionPool : IDisposable
 {
     private readonly ConcurrentStack<FastClientConnection> _idle = new();
-    private readonly string _address;
+    private readonly FastEndpoint _address;
     private readonly Lock _multiplexedLock = new();
     private MultiplexedConnection? _multiplexed;
     private volatile bool _disposed;
 
-    public FastConnectionPool(string address, FastClientOptions options)
+    public FastConnectionPool(FastEndpoint address, FastClientOptions options)
     {
         _address = address;
         Options = options;

@@ -65,7 +65,7 @@ internal sealed partial class MultiplexedConnection
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
-            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+            Break(new IOException($"The {_binding} connection failed: {e.Message}", e));
         }
         finally
         {
@@ -96,7 +96,7 @@ internal sealed partial class MultiplexedConnection
         catch (Exception e)
         {
             // The socket failed or was disposed; on a thread of its own, nothing may escape.
-            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+            Break(new IOException($"The {_binding} connection failed: {e.Message}", e));
         }
         finally
         {
@@ -114,7 +114,7 @@ internal sealed partial class MultiplexedConnection
         {
             if (!_reader.TryRead(out var header, out var body))
             {
-                Break(new IOException("The fast-uds server closed the connection before it answered."));
+                Break(new IOException($"The {_binding} server closed the connection before it answered."));
                 return;
             }
 
@@ -132,7 +132,7 @@ internal sealed partial class MultiplexedConnection
 
             if (!call.Answer(header.Kind, body))
             {
-                Break(new IOException($"The fast-uds server answered call {header.CallId} with a {header.Kind} frame; the connection is closed."));
+                Break(new IOException($"The {_binding} server answered call {header.CallId} with a {header.Kind} frame; the connection is closed."));
             }
         }
         catch (FrameTooLargeException e)
@@ -142,15 +142,15 @@ internal sealed partial class MultiplexedConnection
         }
         catch (FastProtocolException e)
         {
-            Break(new IOException($"The fast-uds server sent bytes that are not the protocol: {e.Message}", e));
+            Break(new IOException($"The {_binding} server sent bytes that are not the protocol: {e.Message}", e));
         }
         catch (Exception e) when (e is EndOfStreamException or FrameStalledException)
         {
-            Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+            Break(new IOException($"The {_binding} connection failed: {e.Message}", e));
         }
     }
 
-    private static Exception ConnectionError(ReadOnlySpan<byte> body)
+    private Exception ConnectionError(ReadOnlySpan<byte> body)
     {
         try
         {
@@ -158,7 +158,7 @@ internal sealed partial class MultiplexedConnection
         }
         catch (ProtoBuf.ProtoException e)
         {
-            return new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e);
+            return new IOException($"The {_binding} server sent an error that is not an error message: {e.Message}", e);
         }
     }
 

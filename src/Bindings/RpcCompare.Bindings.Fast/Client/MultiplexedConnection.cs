@@ -24,6 +24,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
 {
     private readonly Socket _socket;
     private readonly FastClientOptions _options;
+    private readonly string _binding;
     private readonly Lock _sendLock = new();
     private readonly FrameWriter _writer = new();
     private readonly Lock _pendingLock = new();
@@ -34,20 +35,21 @@ internal sealed partial class MultiplexedConnection : IDisposable
     private Exception? _broken;
     private volatile bool _sendFailed;
 
-    private MultiplexedConnection(Socket socket, FastClientOptions options)
+    private MultiplexedConnection(Socket socket, string binding, FastClientOptions options)
     {
         _socket = socket;
+        _binding = binding;
         _options = options;
         _cancel = RequestCancel;
         _reader = new FrameReader(socket, options.MaxMessageSize);
         _spinTicks = SpinBeforeBlocking.Ticks(options.SpinWait);
-        new Thread(Read, 256 * 1024) { IsBackground = true, Name = "fast-uds client reader" }.Start();
+        new Thread(Read, 256 * 1024) { IsBackground = true, Name = $"{_binding} client reader" }.Start();
     }
 
     /// <summary>Failed or closed (by either side): the pool opens another for the next call.</summary>
     public bool IsBroken => _sendFailed || Volatile.Read(ref _broken) is not null;
 
-    public static MultiplexedConnection Connect(string path, FastClientOptions options) => new(UdsConnector.Connect(path), options);
+    public static MultiplexedConnection Connect(FastEndpoint endpoint, FastClientOptions options) => new(endpoint.Connect(), endpoint.Binding, options);
 
     /// <summary>
     /// Starts a call of operation <paramref name="operation"/> of <paramref name="contract"/>: its
@@ -69,7 +71,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
         }
     }
 
-    public void Dispose() => Break(new ObjectDisposedException(nameof(MultiplexedConnection), "The fast-uds client was disposed."));
+    public void Dispose() => Break(new ObjectDisposedException(nameof(MultiplexedConnection), $"The {_binding} client was disposed."));
 
     private Task<BoundContract> Bind(FastContract contract)
     {
@@ -138,7 +140,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
             {
                 if (_broken is { } broken || _sendFailed)
                 {
-                    call.Fail(Gone(_broken ?? new IOException("The fast-uds connection failed while sending an earlier request.")));
+                    call.Fail(Gone(_broken ?? new IOException($"The {_binding} connection failed while sending an earlier request.")));
                     return;
                 }
 
@@ -165,12 +167,12 @@ internal sealed partial class MultiplexedConnection : IDisposable
             ThrowIfTooLarge();
             if (_broken is { } broken || _sendFailed)
             {
-                throw Gone(_broken ?? new IOException("The fast-uds connection failed while sending an earlier request."));
+                throw Gone(_broken ?? new IOException($"The {_binding} connection failed while sending an earlier request."));
             }
 
             if (!SendLocked(_writer.Complete(FrameKind.Request, id, 0)))
             {
-                throw new IOException("The fast-uds connection failed; the one-way call was not sent.", _broken);
+                throw new IOException($"The {_binding} connection failed; the one-way call was not sent.", _broken);
             }
         }
     }
@@ -218,7 +220,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
             }
             else
             {
-                Break(new IOException($"The fast-uds connection failed: {e.Message}", e));
+                Break(new IOException($"The {_binding} connection failed: {e.Message}", e));
             }
 
             return false;
@@ -250,8 +252,8 @@ internal sealed partial class MultiplexedConnection : IDisposable
     }
 
     // The server's own word on the connection (a refusal of it, read before this call was written) stands for every call on it.
-    private static Exception Gone(Exception reason) =>
-        reason is IOException or Contracts.RpcServiceException ? reason : new IOException($"The fast-uds connection is closed: {reason.Message}", reason);
+    private Exception Gone(Exception reason) =>
+        reason is IOException or Contracts.RpcServiceException ? reason : new IOException($"The {_binding} connection is closed: {reason.Message}", reason);
 
     private void ThrowIfTooLarge()
     {

@@ -71,7 +71,7 @@ internal abstract class PendingCall
                 }
                 catch (ProtoBuf.ProtoException e)
                 {
-                    Fail(new IOException($"The fast-uds server sent an error that is not an error message: {e.Message}", e));
+                    Fail(new IOException($"The server sent an error that is not an error message: {e.Message}", e));
                     return false;
                 }
 
@@ -84,7 +84,7 @@ internal abstract class PendingCall
             default:
                 if (!TryComplete(kind, body))
                 {
-                    Fail(new IOException($"The fast-uds server answered call {CallId} with a {kind} frame."));
+                    Fail(new IOException($"The server answered call {CallId} with a {kind} frame."));
                     return false;
                 }
 

@@ -17,7 +17,7 @@ namespace RpcCompare.Bindings.Fast.Push;
 /// </summary>
 internal sealed class FastPushClient : IPushClient
 {
-    private readonly string _path;
+    private readonly FastEndpoint _endpoint;
     private readonly FastClientOptions _options;
     private readonly SemaphoreSlim _sendLock = new(1, 1);
     private readonly FrameWriter _writer = new(256);
@@ -28,9 +28,9 @@ internal sealed class FastPushClient : IPushClient
     private Exception? _broken;
     private uint _lastCallId;
 
-    public FastPushClient(string path, FastClientOptions options)
+    public FastPushClient(FastEndpoint endpoint, FastClientOptions options)
     {
-        _path = path;
+        _endpoint = endpoint;
         _options = options;
     }
 
@@ -141,13 +141,13 @@ internal sealed class FastPushClient : IPushClient
     {
         if (Volatile.Read(ref _broken) is { } broken)
         {
-            throw broken is ObjectDisposedException or RpcServiceException ? broken : new IOException($"The fast-uds push connection to {_path} is closed: {broken.Message}", broken);
+            throw broken is ObjectDisposedException or RpcServiceException ? broken : new IOException($"The push connection to {_endpoint} is closed: {broken.Message}", broken);
         }
     }
 
     private async Task<NetworkStream> ConnectAsync(CancellationToken cancellationToken)
     {
-        var socket = await UdsConnector.ConnectAsync(_path, cancellationToken);
+        var socket = await _endpoint.ConnectAsync(cancellationToken);
         _stream = new NetworkStream(socket, ownsSocket: true);
         _readLoop = ReadLoopAsync(_stream);
         return _stream;
@@ -195,11 +195,11 @@ internal sealed class FastPushClient : IPushClient
         {
             if (_pending.TryRemove(callId, out var call))
             {
-                call.TrySetException(ended is RpcServiceException ? ended : new IOException($"The fast-uds push connection to {_path} closed before the reply: {reason}", ended));
+                call.TrySetException(ended is RpcServiceException ? ended : new IOException($"The push connection to {_endpoint} closed before the reply: {reason}", ended));
             }
         }
 
-        _subscriptions.EndAll(disposed ? null : $"The fast-uds push connection to {_path} closed: {reason}", ended);
+        _subscriptions.EndAll(disposed ? null : $"The push connection to {_endpoint} closed: {reason}", ended);
     }
 
     private void Receive(FrameHeader header, byte[] body)

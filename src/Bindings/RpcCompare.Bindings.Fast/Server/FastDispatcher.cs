@@ -29,7 +29,7 @@ internal sealed class FastDispatcher
 
         if (operations.Count > ushort.MaxValue - FirstId)
         {
-            throw new InvalidOperationException($"fast-uds serves at most {ushort.MaxValue - FirstId:#,0} operations; the host registered {operations.Count:#,0}.");
+            throw new InvalidOperationException($"The fast binding serves at most {ushort.MaxValue - FirstId:#,0} operations; the host registered {operations.Count:#,0}.");
         }
 
         Topics = services.GetService<TopicRegistry>();

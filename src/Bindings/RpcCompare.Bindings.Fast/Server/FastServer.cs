@@ -3,18 +3,16 @@ using System.Net.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
 using RpcCompare.Bindings.Fast.Transport;
-using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
-using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Fast.Server;
 
 /// <summary>
-/// fast-uds's listener: accepts on a thread of its own with blocking accepts and gives every
-/// connection a thread of its own (<see cref="FastServerConnection"/>), up to the connection limit.
+/// The server of both fast bindings (its <see cref="FastListener"/> says where it listens and who
+/// connected): accepts on a thread of its own with blocking accepts and gives every connection a
+/// thread of its own (<see cref="FastServerConnection"/>), up to the connection limit.
 /// A connection past the limit, or from a user the host does not serve, is told why in an Error
 /// frame and closed; past 64 such at once, closed without a word, so refusals cannot use up the
 /// files the limit protects.
@@ -27,29 +25,29 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
     private const int ConnectionStackSize = 256 * 1024;
 
     private readonly IServiceProvider _services;
-    private readonly FastUdsBindingOptions _options;
+    private readonly FastListener _listener;
+    private readonly FastBindingOptions _options;
     private readonly ILogger<FastServer> _logger;
-    private readonly UnixPeerPolicy _peers;
     private readonly ConcurrentDictionary<long, FastServerConnection> _connections = new();
     // Connections handling a frame: a waiting connection spins only when none is.
     private readonly BusyCount _handling = new();
     private FastDispatcher? _dispatcher;
     private ConnectionIncidents? _incidents;
-    private Socket? _listener;
+    private Socket? _listenSocket;
     private Thread? _acceptThread;
     private int _maxConnections;
     private long _nextId;
     private int _disposed;
 
-    public FastServer(IServiceProvider services, IOptions<FastUdsBindingOptions> options, ILogger<FastServer> logger)
+    public FastServer(IServiceProvider services, FastListener listener, ILogger<FastServer> logger)
     {
         _services = services;
-        _options = options.Value;
+        _listener = listener;
+        _options = listener.Options;
         _logger = logger;
-        _peers = services.GetService<UnixPeerPolicy>() ?? UnixPeerPolicy.OwnUser;
     }
 
-    public string Name => BindingNames.FastUds;
+    public string Name => _listener.Binding;
 
     public string? Address { get; private set; }
 
@@ -62,27 +60,14 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         FastCarryRules.Instance.ThrowUnlessCarried(Name, _services.GetServices<RpcServiceDescriptor>().Select(static s => s.Contract));
         _dispatcher = new FastDispatcher(_services);
         _maxConnections = _options.EffectiveMaxConnections;
-        _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} ({FastUdsBindingOptions.SectionName}:MaxConnections)", _logger);
-        var path = _options.Path!;
-        StaleSocketFile.RemoveIfStale(path);
-        var listener = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        try
-        {
-            listener.Bind(new UnixDomainSocketEndPoint(path));
-            listener.Listen(512);
-        }
-        catch
-        {
-            listener.Dispose();
-            throw;
-        }
-
-        _listener = listener;
-        Address = path;
-        _acceptThread = new Thread(AcceptLoop) { IsBackground = true, Name = "fast-uds accept" };
+        _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} ({_options.Section}:MaxConnections)", _logger);
+        var (socket, address) = _listener.Open();
+        _listenSocket = socket;
+        Address = address;
+        _acceptThread = new Thread(AcceptLoop) { IsBackground = true, Name = $"{Name} accept" };
         _acceptThread.Start();
-        FastServerLog.Listening(_logger, Name, path);
-        FastServerLog.Limits(_logger, Name, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds,
+        FastServerLog.Listening(_logger, Name, address);
+        FastServerLog.Limits(_logger, Name, _options.Section, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds,
             _options.SpinWait.TotalMicroseconds);
         return Task.CompletedTask;
     }
@@ -106,16 +91,16 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
     private void Stop()
     {
         // Closing the listener ends the blocking accept; then every connection is shut down, which ends its blocking receive.
-        Interlocked.Exchange(ref _listener, null)?.Dispose();
+        Interlocked.Exchange(ref _listenSocket, null)?.Dispose();
         _acceptThread?.Join(TimeSpan.FromSeconds(5));
         foreach (var connection in _connections.Values)
         {
             connection.Abort();
         }
 
-        if (Address is not null && File.Exists(Address))
+        if (Address is not null)
         {
-            File.Delete(Address);
+            _listener.Closed(Address);
         }
 
         // The last summary, so nothing counted is lost.
@@ -124,7 +109,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
 
     private void AcceptLoop()
     {
-        while (_listener is { } listener)
+        while (_listenSocket is { } listener)
         {
             Socket socket;
             try
@@ -132,14 +117,14 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
                 // Blocking accept on this thread: the accepted socket is never touched by the async engine, so its receives stay real blocking calls.
                 socket = listener.Accept();
             }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException && _listener is null)
+            catch (Exception e) when (e is SocketException or ObjectDisposedException && _listenSocket is null)
             {
                 return;
             }
             catch (Exception e) when (e is SocketException or ObjectDisposedException)
             {
                 // Out of files, say: keep accepting once the moment passes; a host that runs but accepts nothing is the worst outcome.
-                FastServerLog.AcceptFailed(_logger, e);
+                FastServerLog.AcceptFailed(_logger, e, Name);
                 Thread.Sleep(100);
                 continue;
             }
@@ -158,8 +143,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             return;
         }
 
-        var peer = PeerCredentials.Of(socket.SafeHandle);
-        var denied = _peers.Refuse(peer, incidents);
+        var (caller, denied) = _listener.Accept(socket, incidents);
         var open = _connections.Count;
         if (open >= _maxConnections)
         {
@@ -175,10 +159,10 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         var refusal = denied is not null
             ? new RpcServiceException(RpcErrorCode.PermissionDenied, denied)
             : open >= _maxConnections
-                ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The fast-uds server is serving its limit of {_maxConnections:#,0} connections ({FastUdsBindingOptions.SectionName}:MaxConnections); this connection is closed. Try again once others have closed.")
+                ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_maxConnections:#,0} connections ({_options.Section}:MaxConnections); this connection is closed. Try again once others have closed.")
                 : null;
         var id = Interlocked.Increment(ref _nextId);
-        var connection = new FastServerConnection(socket, _dispatcher!, _options, incidents, new CallerIdentity(Name, peer), _logger, id, refusal, _handling);
+        var connection = new FastServerConnection(socket, _dispatcher!, _options, incidents, caller, _logger, id, refusal, _handling);
         _connections[id] = connection;
         var thread = new Thread(() =>
         {
@@ -190,7 +174,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             {
                 _connections.TryRemove(id, out _);
             }
-        }, ConnectionStackSize) { IsBackground = true, Name = $"fast-uds connection {id}" };
+        }, ConnectionStackSize) { IsBackground = true, Name = $"{Name} connection {id}" };
         thread.Start();
     }
 }

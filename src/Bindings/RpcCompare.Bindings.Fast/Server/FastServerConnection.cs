@@ -19,7 +19,7 @@ internal sealed class FastServerConnection : IDisposable
 {
     private readonly Socket _socket;
     private readonly FastDispatcher _dispatcher;
-    private readonly FastUdsBindingOptions _options;
+    private readonly FastBindingOptions _options;
     private readonly ConnectionIncidents _incidents;
     private readonly CallerIdentity _caller;
     private readonly ILogger _logger;
@@ -30,7 +30,7 @@ internal sealed class FastServerConnection : IDisposable
     private FastPushSession? _push;
 
     // refusal: when set, the connection is told this (an Error frame for the connection, id 0) and closed.
-    public FastServerConnection(Socket socket, FastDispatcher dispatcher, FastUdsBindingOptions options, ConnectionIncidents incidents,
+    public FastServerConnection(Socket socket, FastDispatcher dispatcher, FastBindingOptions options, ConnectionIncidents incidents,
         CallerIdentity caller, ILogger logger, long id, RpcServiceException? refusal, BusyCount handling)
     {
         _handling = handling;
@@ -111,7 +111,7 @@ internal sealed class FastServerConnection : IDisposable
         {
             // Call id 0: the client's call fails with it and the client drops the connection, which closes now.
             Sender.ConnectionError(new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                $"The request is {e.BodyLength:#,0} bytes, over the server's limit of {_options.MaxMessageSize:#,0} bytes ({FastUdsBindingOptions.SectionName}:MaxMessageSize); the connection is closed."));
+                $"The request is {e.BodyLength:#,0} bytes, over the server's limit of {_options.MaxMessageSize:#,0} bytes ({_options.Section}:MaxMessageSize); the connection is closed."));
             _incidents.Add(ConnectionIncident.Malformed, "an over-limit message (answered QuotaExceeded, closed)");
             reason = e.Message;
         }
@@ -252,7 +252,7 @@ internal sealed class FastServerConnection : IDisposable
             {
                 bound.Refusals.Add(_dispatcher.Serves(bind.Service)
                     ? $"this host serves {bind.Service} without an operation {name} (a different build of the contract?)"
-                    : $"this host does not serve {bind.Service} on fast-uds");
+                    : $"this host does not serve {bind.Service} on {_caller.Binding}");
             }
         }
 

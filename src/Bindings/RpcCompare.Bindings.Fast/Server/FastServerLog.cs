@@ -9,8 +9,8 @@ internal static partial class FastServerLog
     [LoggerMessage(1, LogLevel.Information, "Binding {Binding} listening on {Address}")]
     public static partial void Listening(ILogger logger, string binding, string address);
 
-    [LoggerMessage(2, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections (FastUds:MaxConnections), one thread each; messages up to {MaxMessageSize} bytes; frame timeout {FrameSeconds} s, idle timeout {IdleSeconds} s; spin before blocking {SpinMicroseconds} µs (FastUds:SpinWait)")]
-    public static partial void Limits(ILogger logger, string binding, int maxConnections, int maxMessageSize, double frameSeconds, double idleSeconds, double spinMicroseconds);
+    [LoggerMessage(2, LogLevel.Information, "Binding {Binding} takes at most {MaxConnections} connections ({Section}:MaxConnections), one thread each; messages up to {MaxMessageSize} bytes; frame timeout {FrameSeconds} s, idle timeout {IdleSeconds} s; spin before blocking {SpinMicroseconds} µs ({Section}:SpinWait)")]
+    public static partial void Limits(ILogger logger, string binding, string section, int maxConnections, int maxMessageSize, double frameSeconds, double idleSeconds, double spinMicroseconds);
 
     [LoggerMessage(3, LogLevel.Debug, "Connection {ConnectionId} closed: {Reason}")]
     public static partial void ConnectionClosed(ILogger logger, long connectionId, string reason);
@@ -18,6 +18,6 @@ internal static partial class FastServerLog
     [LoggerMessage(4, LogLevel.Error, "Operation {Operation} on connection {ConnectionId} failed")]
     public static partial void OperationFailed(ILogger logger, Exception exception, string operation, long connectionId);
 
-    [LoggerMessage(5, LogLevel.Error, "Accepting a fast-uds connection failed; retrying")]
-    public static partial void AcceptFailed(ILogger logger, Exception exception);
+    [LoggerMessage(5, LogLevel.Error, "Accepting a {Binding} connection failed; retrying")]
+    public static partial void AcceptFailed(ILogger logger, Exception exception, string binding);
 }

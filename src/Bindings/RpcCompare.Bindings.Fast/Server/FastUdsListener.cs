@@ -1,0 +1,46 @@
+using System.Net.Sockets;
+using RpcCompare.Bindings.Hosting;
+using RpcCompare.Bindings.Limits;
+using RpcCompare.Bindings.Security;
+
+namespace RpcCompare.Bindings.Fast.Server;
+
+/// <summary>fast-uds: a Unix socket file; the caller is the peer's user and process (SO_PEERCRED), served or not by the host's <see cref="UnixPeerPolicy"/>.</summary>
+internal sealed class FastUdsListener(FastUdsBindingOptions options, UnixPeerPolicy peers) : FastListener
+{
+    public override string Binding => BindingNames.FastUds;
+
+    public override FastBindingOptions Options => options;
+
+    public override (Socket Socket, string Address) Open()
+    {
+        var path = options.Path!;
+        StaleSocketFile.RemoveIfStale(path);
+        var listener = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            listener.Bind(new UnixDomainSocketEndPoint(path));
+            listener.Listen(512);
+            return (listener, path);
+        }
+        catch
+        {
+            listener.Dispose();
+            throw;
+        }
+    }
+
+    public override (CallerIdentity Caller, string? Denied) Accept(Socket socket, ConnectionIncidents incidents)
+    {
+        var peer = PeerCredentials.Of(socket.SafeHandle);
+        return (new CallerIdentity(Binding, peer), peers.Refuse(peer, incidents));
+    }
+
+    public override void Closed(string address)
+    {
+        if (File.Exists(address))
+        {
+            File.Delete(address);
+        }
+    }
+}
