@@ -61,7 +61,7 @@ public sealed class RpcClientFactory : IDisposable
             new WcfHttpClientProvider(wcf),
             new GrpcTcpClientProvider(grpc),
             new GrpcUdsClientProvider(grpc),
-            new FastClientProvider(BindingNames.FastTcp, new FastClientOptions { MaxMessageSize = options.MaxMessageSize }),
+            new FastClientProvider(BindingNames.FastTcp, new FastClientOptions { MaxMessageSize = options.MaxMessageSize, Tls = options.Tls }),
             new FastClientProvider(new FastClientOptions { MaxMessageSize = options.MaxMessageSize }),
             new PipesClientProvider(new PipesClientOptions { MaxMessageSize = options.MaxMessageSize, ConnectTimeout = options.ConnectTimeout }),
             inProcServices is null ? new InProcClientProvider() : new InProcClientProvider(inProcServices),

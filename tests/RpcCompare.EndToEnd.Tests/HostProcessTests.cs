@@ -24,7 +24,7 @@ public sealed class HostProcessTests
             await host.WaitForOutputAsync($"Binding {binding} listening on {endpoints[binding]}");
         }
 
-        Assert.All([endpoints[BindingNames.WcfNetTcp], endpoints[BindingNames.WcfHttp], endpoints[BindingNames.GrpcTcp]], address => Assert.Contains("://127.0.0.1:", address, StringComparison.Ordinal));
+        Assert.All([endpoints[BindingNames.WcfNetTcp], endpoints[BindingNames.WcfHttp], endpoints[BindingNames.GrpcTcp], endpoints[BindingNames.FastTcp]], address => Assert.Contains("://127.0.0.1:", address, StringComparison.Ordinal));
         if (!OperatingSystem.IsWindows())
         {
             Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(socketDirectory));

@@ -122,7 +122,7 @@ public sealed class HostTlsTests
         await using var host = HostProcess.Start("--listen-address", "0.0.0.0", "--bindings", BindingNames.FastTcp);
 
         Assert.Equal(1, await host.WaitForExitAsync());
-        Assert.Contains("rpccompare-host: fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) without TLS.", host.Output, StringComparison.Ordinal);
+        Assert.Contains("rpccompare-host: fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure", host.Output, StringComparison.Ordinal);
     }
 
     private static async Task<(int ExitCode, string Output)> HealthAsync(string endpointsPath)

@@ -1,4 +1,7 @@
+using System.Net;
 using System.Net.Sockets;
+using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Bindings.Fast.Server;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Security;
 using RpcCompare.ContractCorpus;
@@ -28,7 +31,7 @@ public sealed class FastTcpTests
     public void AClientSocket_SendsEachFrameAtOnce_WithoutNaglesDelay()
     {
         using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        listener.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         listener.Listen(1);
 
         using var socket = FastEndpoint.Parse(BindingNames.FastTcp, $"tcp://{listener.LocalEndPoint}").Connect();
@@ -49,7 +52,7 @@ public sealed class FastTcpTests
     public async Task EveryAddress_WithoutTls_IsRefused_UnlessPlaintextIsAllowed()
     {
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => TestFastServer.StartTcpAsync(o => o.ListenAddress = "0.0.0.0"));
-        Assert.StartsWith("fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) without TLS.", refused.Message, StringComparison.Ordinal);
+        Assert.Equal("fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure to serve plaintext beyond this machine on purpose.", refused.Message);
 
         // Allowed on purpose: it listens on every address and publishes the one that reaches it from this machine.
         await using var server = await TestFastServer.StartTcpAsync(o => o.ListenAddress = "0.0.0.0", new TransportSecurity(null, allowInsecure: true));
@@ -88,12 +91,41 @@ public sealed class FastTcpTests
         Assert.Equal($"FastTcp:Port must be from 0 (a free port) to 65535; got {port}.", refused.Message);
     }
 
-    [Theory]
-    [InlineData("tcp://127.0.0.1:5000")]
-    [InlineData("tcp://[::1]:5000")]
-    [InlineData("tcp://host:5000")]
-    public void Addresses_OfEveryKind_AreRead(string address)
+    [Fact]
+    public void Addresses_OfEveryKind_AreRead()
     {
-        Assert.Equal($"fast-tcp at {address}", FastEndpoint.Parse(BindingNames.FastTcp, address).ToString());
+        Assert.Equal(new IPEndPoint(IPAddress.Loopback, 5000), FastEndpoint.Parse(BindingNames.FastTcp, "tcp://127.0.0.1:5000").EndPoint);
+        Assert.Equal(new IPEndPoint(IPAddress.IPv6Loopback, 5001), FastEndpoint.Parse(BindingNames.FastTcp, "tcp://[::1]:5001").EndPoint);
+        Assert.Equal(new DnsEndPoint("host", 5002), FastEndpoint.Parse(BindingNames.FastTcp, "tcp://host:5002").EndPoint);
+        Assert.Equal("fast-tcp at tcp://host:5002", FastEndpoint.Parse(BindingNames.FastTcp, "tcp://host:5002").ToString());
+    }
+
+    [Fact]
+    public void AClientAskedForTls_IsRefused_RatherThanSendingInPlaintext()
+    {
+        using var provider = new FastClientProvider(BindingNames.FastTcp, new FastClientOptions { Tls = new ClientTlsOptions() });
+
+        var refused = Assert.Throws<NotSupportedException>(() => provider.Create<ICalculator>("tcp://127.0.0.1:5000"));
+
+        Assert.StartsWith("fast-tcp has no TLS, and this client was asked for TLS", refused.Message, StringComparison.Ordinal);
+        Assert.Throws<NotSupportedException>(() => provider.CreatePushClient("tcp://127.0.0.1:5000"));
+    }
+
+    [Fact]
+    public async Task TheServer_SendsEachReplyAtOnce_WithoutNaglesDelay()
+    {
+        using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        listener.Listen(1);
+        using var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await client.ConnectAsync(listener.LocalEndPoint!).Bounded();
+        using var accepted = await listener.AcceptAsync().Bounded();
+        using var incidents = new Limits.ConnectionIncidents(BindingNames.FastTcp, "1", Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance);
+
+        var (caller, denied) = new FastTcpListener(new FastTcpBindingOptions(), TransportSecurity.Plaintext).Accept(accepted, incidents);
+
+        Assert.True(accepted.NoDelay);
+        Assert.Null(denied);
+        Assert.Equal(client.LocalEndPoint!.ToString(), caller.RemoteAddress);
     }
 }

@@ -1,3 +1,5 @@
+using RpcCompare.Bindings.Security;
+
 namespace RpcCompare.Bindings.Fast.Client;
 
 /// <summary>Client-side settings of the fast binding.</summary>
@@ -26,6 +28,13 @@ public sealed class FastClientOptions
     /// Infinite (the default) or positive.
     /// </summary>
     public TimeSpan CallTimeout { get; set; } = Timeout.InfiniteTimeSpan;
+
+    /// <summary>
+    /// TLS the caller asked for (as <c>RpcClientOptions.Tls</c> asks it of every TCP binding). fast-tcp
+    /// has none, so it refuses to create a client rather than send in plaintext what was meant to be
+    /// encrypted; fast-uds ignores it, as the other Unix-socket bindings do.
+    /// </summary>
+    public ClientTlsOptions? Tls { get; set; }
 
     /// <summary>
     /// How the contract's Task and ValueTask methods call: <see cref="FastTaskCalls.Multiplexed"/>

@@ -37,7 +37,7 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         var given = options ?? new FastClientOptions();
         _options = new FastClientOptions
         {
-            MaxMessageSize = given.MaxMessageSize, IdleCheckAfter = given.IdleCheckAfter, SpinWait = given.SpinWait, CallTimeout = given.CallTimeout, TaskCalls = given.TaskCalls,
+            MaxMessageSize = given.MaxMessageSize, IdleCheckAfter = given.IdleCheckAfter, SpinWait = given.SpinWait, CallTimeout = given.CallTimeout, TaskCalls = given.TaskCalls, Tls = given.Tls,
         };
         FastSpin.ThrowIfInvalid(_options.SpinWait, $"{nameof(FastClientOptions)}.{nameof(FastClientOptions.SpinWait)}");
         if (!Enum.IsDefined(_options.TaskCalls))
@@ -63,7 +63,7 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
             throw new NotSupportedException(refusal.ToString());
         }
 
-        var endpoint = FastEndpoint.Parse(Name, address);
+        var endpoint = Parse(address);
         return FastContractProxy.Create<TContract>(_pools.GetOrAdd(address, static (_, state) => new FastConnectionPool(state.endpoint, state.options), (endpoint, options: _options)));
     }
 
@@ -72,7 +72,7 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
 
     public IPushClient CreatePushClient(string address, string? variant = null)
     {
-        var endpoint = FastEndpoint.Parse(Name, address);
+        var endpoint = Parse(address);
         PushVariant.ThrowUnlessOffered(variant, PushVariants, Name);
         return new FastPushClient(endpoint, _options);
     }
@@ -84,5 +84,13 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         {
             pool.Dispose();
         }
+    }
+
+    private FastEndpoint Parse(string address)
+    {
+        var endpoint = FastEndpoint.Parse(Name, address);
+        return Name == BindingNames.FastTcp && _options.Tls is not null
+            ? throw new NotSupportedException($"fast-tcp has no TLS, and this client was asked for TLS (RpcClientOptions.Tls): nothing is sent to {address} in plaintext. Use a binding with TLS, or no TLS options.")
+            : endpoint;
     }
 }

@@ -6,9 +6,9 @@ using RpcCompare.Push;
 namespace RpcCompare.Bindings.Fast.Server;
 
 /// <summary>
-/// Publish/subscribe on one fast-uds connection: its subscriptions, one per topic, each pumping its
+/// Publish/subscribe on one fast-uds or fast-tcp connection: its subscriptions, one per topic, each pumping its
 /// queue onto the connection as Notification frames between the replies. A publication is framed
-/// once (<see cref="s_frame"/>) and the same bytes go to every fast-uds subscriber. Subscribe and
+/// once (<see cref="s_frame"/>) and the same bytes go to every subscriber of either. Subscribe and
 /// Unsubscribe come from the connection's own thread, one at a time; the pumps run on the pool.
 /// </summary>
 /// <remarks>
@@ -18,7 +18,7 @@ namespace RpcCompare.Bindings.Fast.Server;
 /// </remarks>
 internal sealed class FastPushSession : IDisposable
 {
-    private static readonly PublicationFormat<byte[]> s_frame = new("fast-uds notification frame", EncodeFrame);
+    private static readonly PublicationFormat<byte[]> s_frame = new("fast notification frame", EncodeFrame);
     private readonly TopicRegistry _registry;
     private readonly ConnectionSender _sender;
     private readonly Dictionary<string, (PushSubscriber Subscriber, Task Pump)> _subscriptions = new(StringComparer.Ordinal);

@@ -31,7 +31,13 @@ internal sealed class FastTcpListener(FastTcpBindingOptions options, TransportSe
                 "fast-tcp has no TLS: it cannot serve a host whose TCP bindings use TLS (--tls). Leave it out of --bindings, or use fast-uds on this machine.");
         }
 
-        security.ThrowIfExposed(Binding, address, setting);
+        if (!IPAddress.IsLoopback(address) && !security.AllowInsecure)
+        {
+            // Not TransportSecurity.ThrowIfExposed: its advice, --tls, is no way out for a binding without TLS.
+            throw new InvalidOperationException(
+                $"fast-tcp would listen on {address} ({setting}) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure to serve plaintext beyond this machine on purpose.");
+        }
+
         var listener = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
         try
         {

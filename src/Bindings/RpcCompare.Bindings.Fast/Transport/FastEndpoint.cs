@@ -10,14 +10,15 @@ namespace RpcCompare.Bindings.Fast.Transport;
 /// </summary>
 internal sealed class FastEndpoint
 {
-    private readonly EndPoint _endPoint;
-
     private FastEndpoint(string binding, string address, EndPoint endPoint)
     {
         Binding = binding;
         Address = address;
-        _endPoint = endPoint;
+        EndPoint = endPoint;
     }
+
+    /// <summary>What the socket connects to: a Unix socket, an IP address and port, or a name and port.</summary>
+    public EndPoint EndPoint { get; }
 
     /// <summary>The binding's name, for messages.</summary>
     public string Binding { get; }
@@ -57,7 +58,7 @@ internal sealed class FastEndpoint
         var socket = NewSocket();
         try
         {
-            socket.Connect(_endPoint);
+            socket.Connect(EndPoint);
             return socket;
         }
         catch (SocketException e)
@@ -72,7 +73,7 @@ internal sealed class FastEndpoint
         var socket = NewSocket();
         try
         {
-            await socket.ConnectAsync(_endPoint, cancellationToken);
+            await socket.ConnectAsync(EndPoint, cancellationToken);
             return socket;
         }
         catch (SocketException e)
@@ -91,7 +92,7 @@ internal sealed class FastEndpoint
 
     private Socket NewSocket()
     {
-        var socket = _endPoint switch
+        var socket = EndPoint switch
         {
             UnixDomainSocketEndPoint => new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified),
             IPEndPoint ip => new Socket(ip.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true },
