@@ -127,15 +127,14 @@ internal sealed class LoadRun
             }
 
             var endpoints = hostEndpoints?.Addresses ?? host!.Endpoints;
-            if (hostEndpoints is not null && _options.Bindings is null && requested.Where(b => !endpoints.ContainsKey(b)).ToList() is { Count: > 0 } unserved)
+            var missing = requested.Where(b => !endpoints.ContainsKey(b)).ToList();
+            if (missing.Count > 0 && hostEndpoints is not null && _options.Bindings is null)
             {
                 // Without --bindings, a host started elsewhere is loaded on what it serves (a host with TLS serves no fast-tcp).
-                _console.MarkupLineInterpolated($"Not loaded: {string.Join(", ", unserved)} (the host does not serve them).");
+                _console.MarkupLineInterpolated($"Not loaded: {string.Join(", ", missing)} (the host does not serve them).");
                 requested = [.. requested.Where(endpoints.ContainsKey)];
             }
-
-            var missing = requested.Where(b => !endpoints.ContainsKey(b)).ToList();
-            if (missing.Count > 0)
+            else if (missing.Count > 0)
             {
                 throw new InvalidOperationException($"The host does not serve {string.Join(", ", missing)}.");
             }

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
@@ -21,6 +22,22 @@ internal abstract class FastListener
 
     /// <summary>Sets an accepted socket up; returns its caller and, when it is not served, why (counted in <paramref name="incidents"/>).</summary>
     public abstract (CallerIdentity Caller, string? Denied) Accept(Socket socket, ConnectionIncidents incidents);
+
+    /// <summary>Binds <paramref name="socket"/> to <paramref name="endPoint"/> and listens; disposes it if either fails.</summary>
+    protected static Socket Listen(Socket socket, EndPoint endPoint)
+    {
+        try
+        {
+            socket.Bind(endPoint);
+            socket.Listen(512);
+            return socket;
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
 
     /// <summary>Called once the listener is closed: removes what it left behind (a socket file).</summary>
     public virtual void Closed(string address)

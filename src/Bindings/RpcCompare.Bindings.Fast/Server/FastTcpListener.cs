@@ -38,19 +38,9 @@ internal sealed class FastTcpListener(FastTcpBindingOptions options, TransportSe
                 $"fast-tcp would listen on {address} ({setting}) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure to serve plaintext beyond this machine on purpose.");
         }
 
-        var listener = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-        try
-        {
-            listener.Bind(new IPEndPoint(address, options.Port));
-            listener.Listen(512);
-            var bound = (IPEndPoint)listener.LocalEndPoint!;
-            return (listener, FastEndpoint.TcpAddress(Dialled(bound.Address), bound.Port));
-        }
-        catch
-        {
-            listener.Dispose();
-            throw;
-        }
+        var listener = Listen(new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp), new IPEndPoint(address, options.Port));
+        var bound = (IPEndPoint)listener.LocalEndPoint!;
+        return (listener, FastEndpoint.TcpAddress(Dialled(bound.Address), bound.Port));
     }
 
     public override (CallerIdentity Caller, string? Denied) Accept(Socket socket, ConnectionIncidents incidents)

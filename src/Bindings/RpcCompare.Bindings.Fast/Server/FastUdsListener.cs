@@ -16,18 +16,7 @@ internal sealed class FastUdsListener(FastUdsBindingOptions options, UnixPeerPol
     {
         var path = options.Path!;
         StaleSocketFile.RemoveIfStale(path);
-        var listener = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        try
-        {
-            listener.Bind(new UnixDomainSocketEndPoint(path));
-            listener.Listen(512);
-            return (listener, path);
-        }
-        catch
-        {
-            listener.Dispose();
-            throw;
-        }
+        return (Listen(new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified), new UnixDomainSocketEndPoint(path)), path);
     }
 
     public override (CallerIdentity Caller, string? Denied) Accept(Socket socket, ConnectionIncidents incidents)

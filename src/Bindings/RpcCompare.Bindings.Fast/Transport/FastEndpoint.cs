@@ -44,7 +44,7 @@ internal sealed class FastEndpoint
             throw new ArgumentException($"'{binding}' is not a fast binding ({BindingNames.FastTcp}, {BindingNames.FastUds}).", nameof(binding));
         }
 
-        if (!Uri.TryCreate(address, UriKind.Absolute, out var uri) || uri.Scheme != "tcp" || uri.IsDefaultPort || uri.Port <= 0 || uri.AbsolutePath != "/" || uri.Query.Length > 0)
+        if (!Uri.TryCreate(address, UriKind.Absolute, out var uri) || uri.Scheme != "tcp" || uri.Port <= 0 || uri.AbsolutePath != "/" || uri.Query.Length > 0)
         {
             throw new ArgumentException($"A fast-tcp address is tcp://host:port, such as tcp://127.0.0.1:5000; got '{address}'.", nameof(address));
         }
