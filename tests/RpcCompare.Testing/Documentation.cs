@@ -43,12 +43,17 @@ public static partial class Documentation
 
     /// <summary>
     /// The arguments of every command line the pages quote for <paramref name="project"/> (what
-    /// follows its <c>--project</c> path and the <c>--</c>), each with the page it is on. A
-    /// continuation backslash joins lines; a shell comment, pipe or redirection ends the command.
+    /// follows its <c>--project</c> path and the <c>--</c>), each with the page it is on; with
+    /// <paramref name="shellName"/> (<c>rpcc</c>), also what follows that name where a page runs
+    /// it directly (<c>$ rpcc call ...</c>, <c>`rpcc health ...`</c>). A continuation backslash
+    /// joins lines; a shell comment, pipe or redirection ends the command.
     /// </summary>
-    public static IEnumerable<(string Page, string[] Arguments)> QuotedCommands(string project)
+    public static IEnumerable<(string Page, string[] Arguments)> QuotedCommands(string project, string? shellName = null)
     {
         var marker = $"--project {project}";
+        // The program run by name: at the start of a line, after a prompt ("$ ") or opening inline
+        // code, followed by a lowercase subcommand ("rpcc call", not "rpcc (clients/...)" or "rpcc:").
+        var shellRun = shellName is null ? null : new Regex($@"(?:^|\$ |`){Regex.Escape(shellName)} (?<rest>[a-z][^`]*)");
         foreach (var page in Pages)
         {
             var text = File.ReadAllText(RepositoryPaths.Combine(page)).Replace("\\\n", " ", StringComparison.Ordinal);
@@ -64,6 +69,14 @@ public static partial class Documentation
                     }
 
                     yield return (page, Arguments(rest));
+                }
+
+                if (shellRun is not null)
+                {
+                    foreach (Match run in shellRun.Matches(line))
+                    {
+                        yield return (page, Arguments("-- " + run.Groups["rest"].Value));
+                    }
                 }
             }
         }

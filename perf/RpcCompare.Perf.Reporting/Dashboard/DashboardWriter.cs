@@ -50,16 +50,26 @@ public static class DashboardWriter
         var html = new StringBuilder();
         html.Append(CultureInfo.InvariantCulture, $"<p>{runs.Count} run{(runs.Count == 1 ? "" : "s")} in this folder, oldest first. Figures are medians measured in each run; runs on different machines or settings are not comparable.</p>");
         html.Append("<h2>Headlines across runs</h2>");
-        foreach (var (chart, title) in Charts)
+        var charted = ChartedHeadlines(runs);
+        if (charted.Count == 0)
         {
-            html.Append(CultureInfo.InvariantCulture, $"<section class=\"chart\"><h3>{Encode(title)}</h3><div class=\"canvas\"><canvas data-chart=\"{chart}\"></canvas></div></section>");
+            html.Append("<p class=\"empty\">No run in this folder has a headline figure yet.</p>");
         }
+
+        // Only the headlines some run has: a folder of runner runs shows no empty load charts.
+        html.Append("<div class=\"charts\">");
+        foreach (var headline in charted)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<section class=\"chart\"><h3>{Encode(headline.ChartTitle)}</h3><div class=\"canvas\"><canvas data-chart=\"{headline.Id}\" data-log=\"{(headline.Logarithmic ? "true" : "false")}\"></canvas></div></section>");
+        }
+
+        html.Append("</div>");
 
         // The runs table scrolls inside its own box on a narrow window; the page keeps the window's width.
         html.Append("<h2>Runs</h2><div class=\"table-wrap\"><table id=\"runs\"><thead><tr><th>started (UTC)</th><th>kind</th><th>what</th><th>machine</th><th>commit</th><th>took</th><th>headline figures</th><th>reports</th></tr></thead><tbody>");
         foreach (var run in runs)
         {
-            html.Append(CultureInfo.InvariantCulture, $"<tr data-run=\"{Encode(run.Id)}\"><td>{run.StartedUtc:yyyy-MM-dd HH:mm:ss}</td><td>{Encode(run.Kind)}</td><td>{Encode(run.What)}</td><td>{Encode(run.Machine)}</td><td><code>{Encode(run.Commit ?? "not recorded")}</code></td><td>{Duration(run.DurationSeconds)}</td><td>{Headlines(run)}</td><td>");
+            html.Append(CultureInfo.InvariantCulture, $"<tr data-run=\"{Encode(run.Id)}\"><td>{run.StartedUtc:yyyy-MM-dd HH:mm:ss}</td><td>{Encode(run.Kind)}</td><td>{Encode(run.What)}</td><td>{Encode(run.Machine)}</td><td><code>{Encode(run.Commit ?? "not recorded")}</code></td><td>{Duration(run.DurationSeconds)}</td><td>{HeadlineCell(run)}</td><td>");
             html.AppendJoin(" · ", run.Links.Select(l => $"<a href=\"{Encode(l.Href)}\">{Encode(l.Label)}</a>"));
             html.Append("</td></tr>");
         }
@@ -79,28 +89,16 @@ public static class DashboardWriter
         return html.ToString();
     }
 
-    /// <summary>The charts the page draws, each a headline figure per binding across runs.</summary>
-    public static IReadOnlyList<(string Chart, string Title)> Charts { get; } =
-    [
-        ("emptyCallRate", "Empty-call rate: Ping calls/s at one client (runner, ops suite)"),
-        ("overheadShare", "Overhead share of ReadDirectory, % (runner, ops suite)"),
-        ("capacity", "Capacity: Ping calls/s held with p99 within the budget (load --find-max)"),
-    ];
+    /// <summary>The headlines the page charts for these runs: those at least one of them has, in <see cref="Headlines.All"/>'s order.</summary>
+    public static IReadOnlyList<Headline> ChartedHeadlines(IReadOnlyList<RunSummary> runs) =>
+        [.. Headlines.All.Where(h => runs.Any(r => r.Figures.ContainsKey(h.Id)))];
 
-    private static string Headlines(RunSummary run)
+    private static string HeadlineCell(RunSummary run)
     {
-        var parts = new List<string>();
-        void Add(string label, IReadOnlyDictionary<string, double> figures, Func<double, string> format)
-        {
-            if (figures.Count > 0)
-            {
-                parts.Add($"<div><b>{Encode(label)}</b>: {string.Join(", ", figures.Select(f => $"{Encode(f.Key)} {format(f.Value)}"))}</div>");
-            }
-        }
-
-        Add("Ping calls/s", run.EmptyCallRate, v => v.ToString("#,0", CultureInfo.InvariantCulture));
-        Add("ReadDirectory overhead", run.OverheadShare, v => v.ToString("0.0 %", CultureInfo.InvariantCulture));
-        Add("Ping capacity/s", run.Capacity, v => v.ToString("#,0", CultureInfo.InvariantCulture));
+        var parts = Headlines.All
+            .Where(h => run.Figures.ContainsKey(h.Id))
+            .Select(h => $"<div><b>{Encode(h.Label)}</b>: {string.Join(", ", run.Figures[h.Id].Select(f => $"{Encode(f.Key)} {Encode(f.Value.Text)}"))}</div>")
+            .ToList();
         return parts.Count == 0 ? "<span class=\"none\">none of the headline figures in this run</span>" : string.Concat(parts);
     }
 

@@ -9,9 +9,10 @@ namespace RpcCompare.Perf.Reporting.Dashboard;
 /// <param name="What">The run's scope in words: suites, or the load mode.</param>
 /// <param name="DurationSeconds">How long the run took.</param>
 /// <param name="Links">The run's reports, relative to results/.</param>
-/// <param name="EmptyCallRate">Ping calls/s at one client (runner, ops suite), per binding.</param>
-/// <param name="OverheadShare">ReadDirectory's overhead share (runner, ops suite), per binding.</param>
-/// <param name="Capacity">Ping capacity within the latency budget (load --find-max), per binding.</param>
+/// <param name="Figures">
+/// Its headline figures: by <see cref="Headline.Id"/>, then by binding (or, for push, by binding,
+/// variant and row). Only the headlines the run has.
+/// </param>
 public sealed record RunSummary(
     string Id,
     string Kind,
@@ -21,9 +22,7 @@ public sealed record RunSummary(
     string What,
     double DurationSeconds,
     IReadOnlyList<RunLink> Links,
-    IReadOnlyDictionary<string, double> EmptyCallRate,
-    IReadOnlyDictionary<string, double> OverheadShare,
-    IReadOnlyDictionary<string, double> Capacity);
+    IReadOnlyDictionary<string, IReadOnlyDictionary<string, HeadlineFigure>> Figures);
 
 /// <summary>A report of a run, for the dashboard to link.</summary>
 public sealed record RunLink(string Label, string Href);

@@ -1,0 +1,102 @@
+using System.Text.Json;
+using static RpcCompare.Perf.Reporting.Dashboard.ReportJson;
+
+namespace RpcCompare.Perf.Reporting.Dashboard;
+
+/// <summary>
+/// A load run's headlines from its load/report.json (schema rpccompare-load/*), one per mode: Ping
+/// throughput of the closed model (scenarios), Ping capacity (--find-max), p99 at the soak's rate
+/// (--soak) and recovery after the kill (--chaos kill-host).
+/// </summary>
+internal static class LoadReportReader
+{
+    public const string SchemaPrefix = "rpccompare-load/";
+
+    public static RunSummary? Read(string id, JsonElement report, string resultsRoot)
+    {
+        if (!Text(report, "schema").StartsWith(SchemaPrefix, StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        var environment = report.GetProperty("environment");
+        var mode = Text(report, "mode") is { Length: > 0 } m ? m : "Scenarios";
+        var figures = new HeadlineFigures();
+        AddThroughput(figures, Array(report, "results"));
+        AddCapacity(figures, Array(report, "capacities"));
+        AddSoak(figures, Array(report, "soaks"));
+        AddChaos(figures, Array(Object(report, "chaos") ?? default, "bindings"));
+
+        var bindings = Array(report, "results").Concat(Array(report, "capacities")).Select(x => Text(x, "binding")).Where(b => b.Length > 0).Distinct().ToList();
+        var links = Links(resultsRoot, id, ("report", "report.html"), ("markdown", "report.md"), ("json", "report.json"));
+        links.AddRange(bindings.Where(b => Directory.Exists(Path.Combine(resultsRoot, id, b))).Select(b => new RunLink($"NBomber: {b}", $"{id}/{b}/")));
+        return new RunSummary(
+            id,
+            "load",
+            report.GetProperty("startedUtc").GetDateTimeOffset(),
+            Machine(Text(environment, "machine"), environment),
+            Commit(environment),
+            mode switch
+            {
+                "FindMax" => "load: capacity search (--find-max)",
+                "Soak" => "load: soak",
+                "Chaos" => "load: kill -9 of the host",
+                _ => "load: closed and open model scenarios",
+            },
+            report.GetProperty("durationSeconds").GetDouble(),
+            links,
+            figures.ToDictionary());
+    }
+
+    // The open model's rate is set by the command line, so only the closed model's virtual users measure throughput.
+    private static void AddThroughput(HeadlineFigures figures, IReadOnlyList<JsonElement> results)
+    {
+        foreach (var result in results.Where(r => Text(r, "operation") == "ping" && Text(r, "model") == "closed"))
+        {
+            if (Number(result, "requestsPerSecond") is { } rate)
+            {
+                var failed = Number(result, "failed") ?? 0;
+                var p99 = Number(result, "latency", "p99");
+                figures.Add(Headlines.Throughput, Text(result, "binding"), new(rate,
+                    Format(rate, "#,0") + (p99 is { } p ? $" (p99 {Format(p, "0.0##")} ms)" : "") + (failed > 0 ? $", {Format(failed, "#,0")} failed" : "")));
+            }
+        }
+    }
+
+    private static void AddCapacity(HeadlineFigures figures, IReadOnlyList<JsonElement> capacities)
+    {
+        foreach (var capacity in capacities.Where(c => Text(c, "operation") == "ping"))
+        {
+            var value = Number(capacity, "capacity");
+            var text = value is { } c ? (IsTrue(capacity, "reachedCeiling") ? "≥ " : "") + Format(c, "#,0") : "not even the first rate held";
+            figures.Add(Headlines.Capacity, Text(capacity, "binding"), new(value, text));
+        }
+    }
+
+    private static void AddSoak(HeadlineFigures figures, IReadOnlyList<JsonElement> soaks)
+    {
+        foreach (var soak in soaks)
+        {
+            var p99 = Number(soak, "latency", "p99");
+            var problems = Array(soak, "problems").Count;
+            var text = (p99 is { } p ? $"p99 {Format(p, "0.0##")} ms" : "no successful call") +
+                (Number(soak, "rate") is { } rate ? $" at {Format(rate, "#,0")}/s" : "") +
+                (problems == 0 ? ", passed" : $", {problems} problem{(problems == 1 ? "" : "s")}");
+            figures.Add(Headlines.SoakLatency, Text(soak, "binding"), new(p99, text));
+        }
+    }
+
+    private static void AddChaos(HeadlineFigures figures, IReadOnlyList<JsonElement> bindings)
+    {
+        foreach (var binding in bindings)
+        {
+            var recovery = Number(binding, "recoverySeconds");
+            var failed = Number(binding, "failed") ?? 0;
+            var lost = Number(Object(binding, "writes") ?? default, "lost") ?? 0;
+            var text = (recovery is { } r ? $"{Format(r, "0.00")} s" : "never recovered") +
+                $", {Format(failed, "#,0")} failed call{(failed == 1 ? "" : "s")}" +
+                (lost > 0 ? $", {Format(lost, "#,0")} acknowledged write{(lost == 1 ? "" : "s")} lost" : "");
+            figures.Add(Headlines.Recovery, Text(binding, "binding"), new(recovery, text));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace RpcCompare.Perf.Reporting.Dashboard;
+
+/// <summary>
+/// Reading a report.json by property name, tolerant of fields an older schema version lacks: a
+/// missing or mistyped field reads as empty, so an old report still lists with what it has.
+/// </summary>
+internal static class ReportJson
+{
+    public static string Text(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString()! : "";
+
+    public static double? Number(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Number ? value.GetDouble() : null;
+
+    /// <summary>A number inside an object property, such as <c>callsPerSecond.median</c>.</summary>
+    public static double? Number(JsonElement element, string name, string inner) =>
+        Object(element, name) is { } value ? Number(value, inner) : null;
+
+    public static bool IsTrue(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.True;
+
+    public static JsonElement? Object(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Object ? value : null;
+
+    public static IReadOnlyList<JsonElement> Array(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Array ? [.. value.EnumerateArray()] : [];
+
+    /// <summary>"CPU model, N CPUs" from a report's environment section.</summary>
+    public static string Machine(string cpu, JsonElement environment) =>
+        Number(environment, "logicalCpus") is { } cpus ? string.Create(CultureInfo.InvariantCulture, $"{cpu}, {cpus:0} CPUs") : cpu;
+
+    public static string? Commit(JsonElement environment) => Text(environment, "commit") is { Length: > 0 } commit ? commit : null;
+
+    /// <summary>Links to those of <paramref name="files"/> that exist in the run's folder.</summary>
+    public static List<RunLink> Links(string resultsRoot, string id, params (string Label, string File)[] files) =>
+        [.. files.Where(f => File.Exists(Path.Combine(resultsRoot, id, f.File))).Select(f => new RunLink(f.Label, $"{id}/{f.File}"))];
+
+    public static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+}
+
+/// <summary>Collects a run's headline figures; the first figure for a headline and key wins.</summary>
+internal sealed class HeadlineFigures
+{
+    private readonly Dictionary<string, Dictionary<string, HeadlineFigure>> _figures = new(StringComparer.Ordinal);
+
+    public void Add(Headline headline, string key, HeadlineFigure figure)
+    {
+        if (key.Length == 0)
+        {
+            return;
+        }
+
+        if (!_figures.TryGetValue(headline.Id, out var byKey))
+        {
+            _figures[headline.Id] = byKey = new(StringComparer.Ordinal);
+        }
+
+        byKey.TryAdd(key, figure);
+    }
+
+    public IReadOnlyDictionary<string, IReadOnlyDictionary<string, HeadlineFigure>> ToDictionary() =>
+        _figures.ToDictionary(f => f.Key, f => (IReadOnlyDictionary<string, HeadlineFigure>)f.Value, StringComparer.Ordinal);
+}

@@ -1,0 +1,89 @@
+using System.Text.Json;
+using static RpcCompare.Perf.Reporting.Dashboard.ReportJson;
+
+namespace RpcCompare.Perf.Reporting.Dashboard;
+
+/// <summary>
+/// A runner run's headlines from its report.json (schema rpccompare-report/*): the ops suite's
+/// empty-call rate and ReadDirectory overhead share, and the push suite's broadcast M and
+/// collaboration latency.
+/// </summary>
+internal static class RunnerReportReader
+{
+    public const string SchemaPrefix = "rpccompare-report/";
+
+    public static RunSummary? Read(string id, JsonElement report, string resultsRoot)
+    {
+        if (!Text(report, "schema").StartsWith(SchemaPrefix, StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        var environment = report.GetProperty("environment");
+        var settings = report.GetProperty("settings");
+        var figures = new HeadlineFigures();
+        AddOps(figures, Array(report, "measurements"));
+        if (Object(report, "push") is { } push)
+        {
+            AddPush(figures, push);
+        }
+
+        var suites = string.Join(", ", Array(settings, "suites").Select(s => s.GetString()));
+        return new RunSummary(
+            id,
+            "runner",
+            report.GetProperty("startedUtc").GetDateTimeOffset(),
+            Machine(Text(environment, "cpuModel"), environment),
+            Commit(environment),
+            $"suites: {suites}" + (IsTrue(settings, "quick") ? " (--quick)" : ""),
+            report.GetProperty("durationSeconds").GetDouble(),
+            Links(resultsRoot, id, ("report", "report.html"), ("markdown", "report.md"), ("json", "report.json")),
+            figures.ToDictionary());
+    }
+
+    // The ops suite's own cells: a tuning knob's or a variant's cell of the same operation is not the binding's headline.
+    private static void AddOps(HeadlineFigures figures, IReadOnlyList<JsonElement> measurements)
+    {
+        foreach (var cell in measurements.Where(m => Text(m, "suite") == "ops" && Text(m, "variant").Length == 0))
+        {
+            var binding = Text(cell, "binding");
+            switch (Text(cell, "operation"))
+            {
+                case "Ping" when Number(cell, "callsPerSecond", "median") is { } rate:
+                    figures.Add(Headlines.EmptyCallRate, binding, new(rate, Format(rate, "#,0")));
+                    break;
+                case "ReadDirectory" when Number(cell, "overheadShareSpread", "median") is { } share:
+                    figures.Add(Headlines.OverheadShare, binding, new(share * 100, Format(share, "0.0 %")));
+                    break;
+            }
+        }
+    }
+
+    // Keyed by the push target's label (binding/variant): a binding's push variants are different columns of the push tables.
+    private static void AddPush(HeadlineFigures figures, JsonElement push)
+    {
+        foreach (var search in Array(push, "broadcast"))
+        {
+            var target = Text(Object(search, "target") ?? default, "label");
+            var text = Number(search, "maxSubscribers") is { } m
+                ? (IsTrue(search, "reachedCeiling") ? "≥ " : "") + Format(m, "#,0")
+                : "none held";
+            figures.Add(Headlines.BroadcastMax, target, new(Number(search, "maxSubscribers") ?? 0, text));
+        }
+
+        foreach (var result in Array(push, "collaboration"))
+        {
+            var target = Text(Object(result, "target") ?? default, "label");
+            var row = Object(result, "row") ?? default;
+            var rowLabel = Number(row, "rooms") is { } rooms && Number(row, "members") is { } members && Number(row, "intervalSeconds") is { } interval
+                ? $"{Format(rooms, "#,0")} × {Format(members, "0")} at {Format(interval, "0.##")} s"
+                : "";
+            var latency = Object(result, "latency");
+            var (expected, received) = (Number(result, "expected") ?? 0, Number(result, "received") ?? 0);
+            var text = latency is { } l && Number(l, "mean") is { } mean
+                ? $"{Format(mean, "0.0")} ms, p99 {Format(Number(l, "p99") ?? double.NaN, "0.0")} ms" + (received < expected ? $", {Format(received, "#,0")} of {Format(expected, "#,0")} received" : "")
+                : $"nothing received{(Text(result, "failure") is { Length: > 0 } failure ? ": " + failure : "")}";
+            figures.Add(Headlines.CollaborationLatency, rowLabel.Length == 0 ? "" : $"{target}, {rowLabel}", new(latency is { } x ? Number(x, "mean") : null, text));
+        }
+    }
+}
