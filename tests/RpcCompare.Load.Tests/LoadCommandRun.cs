@@ -1,4 +1,5 @@
 using RpcCompare.Load.Reporting;
+using RpcCompare.Perf.Reporting.Dashboard;
 using RpcCompare.Testing;
 using Spectre.Console;
 
@@ -20,6 +21,9 @@ public abstract class LoadCommandRun : IAsyncLifetime
     public string OutputRoot => _output.FullPath;
 
     internal LoadReport? Report { get; private set; }
+
+    /// <summary>The run as the dashboard reads it back from its report.json: what the written report gives results/index.html.</summary>
+    public RunSummary DashboardEntry => RunCatalog.Read(OutputRoot).Runs.Single();
 
     /// <summary>The command line, without --output.</summary>
     protected abstract string[] Arguments { get; }

@@ -72,4 +72,20 @@ public sealed class QuickRunPushTests
             }
         }
     }
+
+    [Fact]
+    public void Dashboard_ShowsEveryPushVariantsBroadcastMAndCollaborationLatency_ReadBackFromTheReport()
+    {
+        var push = _run.Root.GetProperty("push");
+        var figures = _run.DashboardEntry.Figures;
+
+        var broadcast = push.GetProperty("broadcast").EnumerateArray().ToList();
+        Assert.Equal(broadcast.Select(b => b.GetProperty("target").GetProperty("label").GetString()!), figures["broadcastMax"].Keys);
+        Assert.All(broadcast, b => Assert.Equal(
+            b.GetProperty("maxSubscribers").ValueKind == JsonValueKind.Number ? (double?)b.GetProperty("maxSubscribers").GetDouble() : null,
+            figures["broadcastMax"][b.GetProperty("target").GetProperty("label").GetString()!].Value));
+        var collaboration = push.GetProperty("collaboration").EnumerateArray().ToList();
+        Assert.Equal(collaboration.Count, figures["collaborationLatency"].Count);
+        Assert.All(figures["collaborationLatency"].Keys, k => Assert.EndsWith(", 4 × 2 at 0.2 s", k, StringComparison.Ordinal));
+    }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using RpcCompare.Perf.Reporting.Dashboard;
 using RpcCompare.Testing;
 using Spectre.Console;
 
@@ -21,6 +22,9 @@ public abstract class RunnerRun : IAsyncLifetime
     public IReadOnlyList<JsonElement> Measurements => [.. Root.GetProperty("measurements").EnumerateArray()];
 
     public IReadOnlyList<JsonElement> Refused => [.. Root.GetProperty("refused").EnumerateArray()];
+
+    /// <summary>The run as the dashboard reads it back from its report.json: what the written report gives results/index.html.</summary>
+    public RunSummary DashboardEntry => RunCatalog.Read(_output.FullPath).Runs.Single();
 
     /// <summary>The runner's arguments; --output is added.</summary>
     protected abstract string[] Arguments { get; }

@@ -44,21 +44,27 @@ public static partial class Documentation
     /// <summary>
     /// The arguments of every command line the pages quote for <paramref name="project"/> (what
     /// follows its <c>--project</c> path and the <c>--</c>), each with the page it is on; with
-    /// <paramref name="shellName"/> (<c>rpcc</c>), also what follows that name where a page runs
-    /// it directly (<c>$ rpcc call ...</c>, <c>`rpcc health ...`</c>). A continuation backslash
-    /// joins lines; a shell comment, pipe or redirection ends the command.
+    /// <paramref name="shellName"/> (<c>rpcc</c>), also what follows that name where a page runs it
+    /// directly: a line of fenced code (<c>$ rpcc call ...</c>) or a span of inline code
+    /// (<c>`rpcc health ...`</c>) that starts with the name and then one of
+    /// <paramref name="shellCommands"/> (its subcommands), so prose that mentions the name is not a
+    /// command. A continuation backslash joins lines; a shell comment, pipe or redirection ends the command.
     /// </summary>
-    public static IEnumerable<(string Page, string[] Arguments)> QuotedCommands(string project, string? shellName = null)
+    public static IEnumerable<(string Page, string[] Arguments)> QuotedCommands(string project, string? shellName = null, IReadOnlyCollection<string>? shellCommands = null)
     {
         var marker = $"--project {project}";
-        // The program run by name: at the start of a line, after a prompt ("$ ") or opening inline
-        // code, followed by a lowercase subcommand ("rpcc call", not "rpcc (clients/...)" or "rpcc:").
-        var shellRun = shellName is null ? null : new Regex($@"(?:^|\$ |`){Regex.Escape(shellName)} (?<rest>[a-z][^`]*)");
         foreach (var page in Pages)
         {
             var text = File.ReadAllText(RepositoryPaths.Combine(page)).Replace("\\\n", " ", StringComparison.Ordinal);
+            var inFence = false;
             foreach (var line in text.Split('\n'))
             {
+                if (line.TrimStart().StartsWith("```", StringComparison.Ordinal))
+                {
+                    inFence = !inFence;
+                    continue;
+                }
+
                 for (var at = line.IndexOf(marker, StringComparison.Ordinal); at >= 0; at = line.IndexOf(marker, at + marker.Length, StringComparison.Ordinal))
                 {
                     var rest = line[(at + marker.Length)..];
@@ -71,11 +77,20 @@ public static partial class Documentation
                     yield return (page, Arguments(rest));
                 }
 
-                if (shellRun is not null)
+                if (shellName is null)
                 {
-                    foreach (Match run in shellRun.Matches(line))
+                    continue;
+                }
+
+                IEnumerable<string> candidates = inFence
+                    ? [line.TrimStart().TrimStart('$').TrimStart()]
+                    : InlineCodePattern().Matches(line).Select(m => m.Value.Trim('`'));
+                foreach (var candidate in candidates)
+                {
+                    var words = candidate.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                    if (words.Length > 1 && words[0] == shellName && (shellCommands is null || shellCommands.Contains(words[1])))
                     {
-                        yield return (page, Arguments("-- " + run.Groups["rest"].Value));
+                        yield return (page, Arguments("-- " + candidate[(candidate.IndexOf(' ', StringComparison.Ordinal) + 1)..]));
                     }
                 }
             }

@@ -16,7 +16,8 @@ public static class QuotedCommandCheck
         foreach (var (page, arguments) in quoted)
         {
             var line = string.Join(' ', arguments);
-            var names = command.Parse(arguments).CommandResult.Command.Options.Concat(command.Options)
+            var parse = command.Parse(arguments);
+            var names = parse.CommandResult.Command.Options.Concat(command.Options)
                 .SelectMany(o => o.Aliases.Append(o.Name)).ToHashSet(StringComparer.Ordinal);
             var unknown = arguments.Where(a => a.StartsWith('-') && a.Length > 1 && !char.IsDigit(a[1]) && !names.Contains(a.Split('=')[0])).ToList();
             if (unknown.Count > 0)
@@ -25,7 +26,7 @@ public static class QuotedCommandCheck
                 continue;
             }
 
-            if (!arguments.Any(Documentation.IsPlaceholder) && command.Parse(arguments).Errors is [var first, ..])
+            if (!arguments.Any(Documentation.IsPlaceholder) && parse.Errors is [var first, ..])
             {
                 yield return $"{page}: {line}: {first.Message}";
             }

@@ -48,7 +48,7 @@ public static class DashboardWriter
     private static string Body(IReadOnlyList<RunSummary> runs, IReadOnlyList<string> unreadable)
     {
         var html = new StringBuilder();
-        html.Append(CultureInfo.InvariantCulture, $"<p>{runs.Count} run{(runs.Count == 1 ? "" : "s")} in this folder, oldest first. Figures are medians measured in each run; runs on different machines or settings are not comparable.</p>");
+        html.Append(CultureInfo.InvariantCulture, $"<p>{runs.Count} run{(runs.Count == 1 ? "" : "s")} in this folder, oldest first, with each run's headline figures as its report gives them; runs on different machines or settings are not comparable.</p>");
         html.Append("<h2>Headlines across runs</h2>");
         var charted = ChartedHeadlines(runs);
         if (charted.Count == 0)
@@ -97,7 +97,7 @@ public static class DashboardWriter
     {
         var parts = Headlines.All
             .Where(h => run.Figures.ContainsKey(h.Id))
-            .Select(h => $"<div><b>{Encode(h.Label)}</b>: {string.Join(", ", run.Figures[h.Id].Select(f => $"{Encode(f.Key)} {Encode(f.Value.Text)}"))}</div>")
+            .Select(h => $"<div><b>{Encode(h.Label)}</b>: {string.Join("; ", run.Figures[h.Id].Select(f => $"{Encode(f.Key)}: {Encode(f.Value.Text)}"))}</div>")
             .ToList();
         return parts.Count == 0 ? "<span class=\"none\">none of the headline figures in this run</span>" : string.Concat(parts);
     }

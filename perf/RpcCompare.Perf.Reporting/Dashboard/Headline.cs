@@ -8,7 +8,7 @@ namespace RpcCompare.Perf.Reporting.Dashboard;
 public sealed record Headline(string Id, string Label, string ChartTitle, bool Logarithmic);
 
 /// <summary>One headline figure of one binding in one run.</summary>
-/// <param name="Value">What the chart plots, in the chart's unit; null when there is nothing to plot (none held, never recovered).</param>
+/// <param name="Value">What the chart plots, in the chart's unit; null when there is nothing to plot (none held, never recovered, no successful call): a gap in the chart, the table says why.</param>
 /// <param name="Text">What the run table shows, with whatever qualifies the value (≥ at a search's ceiling, failures, p99).</param>
 public sealed record HeadlineFigure(double? Value, string Text);
 
@@ -41,4 +41,28 @@ public static class Headlines
 
     public static IReadOnlyList<Headline> All { get; } =
         [EmptyCallRate, OverheadShare, BroadcastMax, CollaborationLatency, Capacity, Throughput, SoakLatency, Recovery];
+}
+
+/// <summary>Collects a run's headline figures; the first figure for a headline and key wins.</summary>
+internal sealed class RunFiguresBuilder
+{
+    private readonly Dictionary<string, Dictionary<string, HeadlineFigure>> _figures = new(StringComparer.Ordinal);
+
+    public void Add(Headline headline, string key, HeadlineFigure figure)
+    {
+        if (key.Length == 0)
+        {
+            return;
+        }
+
+        if (!_figures.TryGetValue(headline.Id, out var byKey))
+        {
+            _figures[headline.Id] = byKey = new(StringComparer.Ordinal);
+        }
+
+        byKey.TryAdd(key, figure);
+    }
+
+    public IReadOnlyDictionary<string, IReadOnlyDictionary<string, HeadlineFigure>> ToDictionary() =>
+        _figures.ToDictionary(f => f.Key, f => (IReadOnlyDictionary<string, HeadlineFigure>)f.Value, StringComparer.Ordinal);
 }

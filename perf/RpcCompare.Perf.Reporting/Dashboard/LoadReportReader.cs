@@ -21,13 +21,15 @@ internal static class LoadReportReader
 
         var environment = report.GetProperty("environment");
         var mode = Text(report, "mode") is { Length: > 0 } m ? m : "Scenarios";
-        var figures = new HeadlineFigures();
+        var figures = new RunFiguresBuilder();
         AddThroughput(figures, Array(report, "results"));
         AddCapacity(figures, Array(report, "capacities"));
         AddSoak(figures, Array(report, "soaks"));
         AddChaos(figures, Array(Object(report, "chaos") ?? default, "bindings"));
 
-        var bindings = Array(report, "results").Concat(Array(report, "capacities")).Select(x => Text(x, "binding")).Where(b => b.Length > 0).Distinct().ToList();
+        // NBomber's reports are in a folder per binding (a soak's under <binding>/soak): link the ones that exist.
+        var bindings = Array(report, "results").Concat(Array(report, "capacities")).Concat(Array(report, "soaks")).Concat(Array(Object(report, "chaos") ?? default, "bindings"))
+            .Select(x => Text(x, "binding")).Where(b => b.Length > 0).Distinct().ToList();
         var links = Links(resultsRoot, id, ("report", "report.html"), ("markdown", "report.md"), ("json", "report.json"));
         links.AddRange(bindings.Where(b => Directory.Exists(Path.Combine(resultsRoot, id, b))).Select(b => new RunLink($"NBomber: {b}", $"{id}/{b}/")));
         return new RunSummary(
@@ -49,21 +51,25 @@ internal static class LoadReportReader
     }
 
     // The open model's rate is set by the command line, so only the closed model's virtual users measure throughput.
-    private static void AddThroughput(HeadlineFigures figures, IReadOnlyList<JsonElement> results)
+    private static void AddThroughput(RunFiguresBuilder figures, IReadOnlyList<JsonElement> results)
     {
         foreach (var result in results.Where(r => Text(r, "operation") == "ping" && Text(r, "model") == "closed"))
         {
             if (Number(result, "requestsPerSecond") is { } rate)
             {
                 var failed = Number(result, "failed") ?? 0;
-                var p99 = Number(result, "latency", "p99");
-                figures.Add(Headlines.Throughput, Text(result, "binding"), new(rate,
-                    Format(rate, "#,0") + (p99 is { } p ? $" (p99 {Format(p, "0.0##")} ms)" : "") + (failed > 0 ? $", {Format(failed, "#,0")} failed" : "")));
+                var text = Format(rate, "#,0") + (P99OfSuccessfulCalls(result) is { } p99 ? $" (p99 {Format(p99, "0.0##")} ms)" : "") +
+                    (failed > 0 ? $", {Format(failed, "#,0")} failed" : "");
+                figures.Add(Headlines.Throughput, Text(result, "binding"), new(rate, text));
             }
         }
     }
 
-    private static void AddCapacity(HeadlineFigures figures, IReadOnlyList<JsonElement> capacities)
+    // NBomber's latency covers the successful calls only: with none, its zeros would read as the best p99 of all.
+    private static double? P99OfSuccessfulCalls(JsonElement result) =>
+        Number(result, "ok") is > 0 ? Number(result, "latency", "p99") : null;
+
+    private static void AddCapacity(RunFiguresBuilder figures, IReadOnlyList<JsonElement> capacities)
     {
         foreach (var capacity in capacities.Where(c => Text(c, "operation") == "ping"))
         {
@@ -73,20 +79,20 @@ internal static class LoadReportReader
         }
     }
 
-    private static void AddSoak(HeadlineFigures figures, IReadOnlyList<JsonElement> soaks)
+    private static void AddSoak(RunFiguresBuilder figures, IReadOnlyList<JsonElement> soaks)
     {
         foreach (var soak in soaks)
         {
-            var p99 = Number(soak, "latency", "p99");
+            var p99 = P99OfSuccessfulCalls(soak);
             var problems = Array(soak, "problems").Count;
             var text = (p99 is { } p ? $"p99 {Format(p, "0.0##")} ms" : "no successful call") +
-                (Number(soak, "rate") is { } rate ? $" at {Format(rate, "#,0")}/s" : "") +
+                (Number(soak, "rate") is { } rate ? $" at {Format(rate, "#,0")}/s per operation" : "") +
                 (problems == 0 ? ", passed" : $", {problems} problem{(problems == 1 ? "" : "s")}");
             figures.Add(Headlines.SoakLatency, Text(soak, "binding"), new(p99, text));
         }
     }
 
-    private static void AddChaos(HeadlineFigures figures, IReadOnlyList<JsonElement> bindings)
+    private static void AddChaos(RunFiguresBuilder figures, IReadOnlyList<JsonElement> bindings)
     {
         foreach (var binding in bindings)
         {

@@ -40,27 +40,3 @@ internal static class ReportJson
 
     public static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 }
-
-/// <summary>Collects a run's headline figures; the first figure for a headline and key wins.</summary>
-internal sealed class HeadlineFigures
-{
-    private readonly Dictionary<string, Dictionary<string, HeadlineFigure>> _figures = new(StringComparer.Ordinal);
-
-    public void Add(Headline headline, string key, HeadlineFigure figure)
-    {
-        if (key.Length == 0)
-        {
-            return;
-        }
-
-        if (!_figures.TryGetValue(headline.Id, out var byKey))
-        {
-            _figures[headline.Id] = byKey = new(StringComparer.Ordinal);
-        }
-
-        byKey.TryAdd(key, figure);
-    }
-
-    public IReadOnlyDictionary<string, IReadOnlyDictionary<string, HeadlineFigure>> ToDictionary() =>
-        _figures.ToDictionary(f => f.Key, f => (IReadOnlyDictionary<string, HeadlineFigure>)f.Value, StringComparer.Ordinal);
-}

@@ -57,6 +57,15 @@ public sealed class KillHostTests : IClassFixture<KillHostTests.KillHostRun>
     }
 
     [Fact]
+    public void Dashboard_ShowsEachBindingsRecovery_ReadBackFromTheReport()
+    {
+        var recovery = _run.DashboardEntry.Figures["recovery"];
+
+        Assert.Equal(s_bindings, recovery.Keys);
+        Assert.All(Chaos.Bindings, b => Assert.Equal(b.RecoverySeconds, recovery[b.Binding].Value));
+    }
+
+    [Fact]
     public void Report_HasTheKillTable()
     {
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));

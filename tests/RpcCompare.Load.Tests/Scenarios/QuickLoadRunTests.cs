@@ -103,6 +103,11 @@ public sealed class QuickLoadRunTests : IClassFixture<QuickLoadRunTests.QuickLoa
 
         Assert.Contains($"<tr data-run=\"{Path.GetFileName(run)}/load\">", index, StringComparison.Ordinal);
         Assert.Contains("load: closed and open model scenarios", index, StringComparison.Ordinal);
+        Assert.Contains("<b>Ping throughput/s, closed model</b>: ", index, StringComparison.Ordinal);
+        // Read back from the written report: a property renamed on either side fails here.
+        var throughput = _run.DashboardEntry.Figures["throughput"];
+        Assert.Equal(s_bindings.Order(), throughput.Keys.Order());
+        Assert.All(s_bindings, b => Assert.Equal(_run.Results.Single(r => r.Binding == b && r.Operation == "ping" && r.Model == "closed").RequestsPerSecond, throughput[b].Value));
     }
 
     [Fact]

@@ -38,6 +38,17 @@ public sealed class SoakTests : IClassFixture<SoakTests.ShortSoak>
     }
 
     [Fact]
+    public void Dashboard_ShowsTheSoaksP99_ReadBackFromTheReport()
+    {
+        var soak = Assert.Single(_run.Report!.Soaks);
+
+        var figure = _run.DashboardEntry.Figures["soakP99"]["pipes"];
+
+        Assert.Equal(soak.Latency.P99, figure.Value);
+        Assert.EndsWith("/s per operation, passed", figure.Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Report_StatesTheCriterion_AndHasTheSoakTable()
     {
         var markdown = File.ReadAllText(Path.Combine(_run.Directory, "report.md"));

@@ -42,6 +42,7 @@ public sealed class DashboardTests : IDisposable
             """);
         Write("20261102T120000Z/load/report.md", "# load");
         Directory.CreateDirectory(Path.Combine(_results.FullPath, "20261102T120000Z/load/pipes"));
+        Directory.CreateDirectory(Path.Combine(_results.FullPath, "20261106T000000Z/load/pipes/soak"));
         Write("20261103T000000Z/report.json", "{ not json");
         Write("20261104T000000Z/report.json", """
             {
@@ -75,6 +76,7 @@ public sealed class DashboardTests : IDisposable
                 { "binding": "pipes", "operation": "ping", "model": "closed", "ok": 300000, "failed": 0, "requestsPerSecond": 30000, "latency": { "p99": 0.61 } },
                 { "binding": "pipes", "operation": "ping", "model": "open", "ok": 60000, "failed": 0, "requestsPerSecond": 1000, "latency": { "p99": 0.2 } },
                 { "binding": "grpc-tcp", "operation": "ping", "model": "closed", "ok": 100000, "failed": 7, "requestsPerSecond": 10000, "latency": { "p99": 2.5 } },
+                { "binding": "grpc-uds", "operation": "ping", "model": "closed", "ok": 0, "failed": 50, "requestsPerSecond": 0, "latency": { "p99": 0 } },
                 { "binding": "grpc-tcp", "operation": "echo-100kB", "model": "closed", "ok": 100, "failed": 0, "requestsPerSecond": 50, "latency": { "p99": 40 } }
               ]
             }
@@ -85,8 +87,9 @@ public sealed class DashboardTests : IDisposable
               "environment": { "machine": "Test CPU", "logicalCpus": 2, "commit": "soak0001" },
               "mode": "Soak", "results": [],
               "soaks": [
-                { "binding": "pipes", "rate": 1000, "latency": { "p99": 0.42 }, "problems": [] },
-                { "binding": "wcf-nettcp", "rate": 1000, "latency": { "p99": 3.1 }, "problems": ["the heap grew", "threads grew"] }
+                { "binding": "pipes", "rate": 1000, "ok": 12000, "latency": { "p99": 0.42 }, "problems": [] },
+                { "binding": "wcf-nettcp", "rate": 1000, "ok": 12000, "latency": { "p99": 3.1 }, "problems": ["the heap grew", "threads grew"] },
+                { "binding": "grpc-uds", "rate": 1000, "ok": 0, "latency": { "p99": 0 }, "problems": ["no call succeeded"] }
               ]
             }
             """);
@@ -113,9 +116,9 @@ public sealed class DashboardTests : IDisposable
 
         Assert.Contains("<tr data-run=\"20261101T100000Z\"><td>2026-11-01 10:00:00</td><td>runner</td><td>suites: ops, payload (--quick)</td><td>Test CPU, 2 CPUs</td><td><code>abc123def456</code></td>", html, StringComparison.Ordinal);
         Assert.Contains("<tr data-run=\"20261102T120000Z/load\"><td>2026-11-02 12:00:00</td><td>load</td><td>load: capacity search (--find-max)</td><td>Test CPU, 2 CPUs</td><td><code>fedcba987654-dirty</code></td>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>Ping calls/s</b>: pipes 29,528, grpc-uds 14,894</div>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>ReadDirectory overhead</b>: pipes 22.8 %</div>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>Ping capacity/s</b>: pipes 22,000, grpc-uds 12,000</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Ping calls/s</b>: pipes: 29,528; grpc-uds: 14,894</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>ReadDirectory overhead</b>: pipes: 22.8 %</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Ping capacity/s</b>: pipes: 22,000; grpc-uds: 12,000</div>", html, StringComparison.Ordinal);
         Assert.Contains("6 runs in this folder", html, StringComparison.Ordinal);
     }
 
@@ -125,14 +128,14 @@ public sealed class DashboardTests : IDisposable
         var html = File.ReadAllText(DashboardWriter.Write(_results.FullPath));
 
         Assert.Contains("<td>runner</td><td>suites: push</td>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>Broadcast max M</b>: wcf-nettcp/duplex 6,500, pipes/frames ≥ 10,000, grpc-tcp/multiplexed none held</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Broadcast max M</b>: wcf-nettcp/duplex: 6,500; pipes/frames: ≥ 10,000; grpc-tcp/multiplexed: none held</div>", html, StringComparison.Ordinal);
         // WebUtility.HtmlEncode writes × as &#215;.
-        Assert.Contains("<b>Collaboration latency</b>: pipes/frames, 2,000 &#215; 2 at 1 s 1.8 ms, p99 12.5 ms, " +
-            "wcf-nettcp/duplex, 2,000 &#215; 2 at 1 s 40.3 ms, p99 310.0 ms, 199,000 of 200,000 received, " +
-            "grpc-tcp/multiplexed, 2,000 &#215; 2 at 1 s nothing received: refused</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Collaboration latency</b>: pipes/frames, 2,000 &#215; 2 at 1 s: 1.8 ms, p99 12.5 ms; " +
+            "wcf-nettcp/duplex, 2,000 &#215; 2 at 1 s: 40.3 ms, p99 310.0 ms, 199,000 of 200,000 received, lost receipts; " +
+            "grpc-tcp/multiplexed, 2,000 &#215; 2 at 1 s: nothing received, refused</div>", html, StringComparison.Ordinal);
         var push = Run("20261104T000000Z");
         Assert.Equal(6500, push.Figures["broadcastMax"]["wcf-nettcp/duplex"].Value);
-        Assert.Equal(0, push.Figures["broadcastMax"]["grpc-tcp/multiplexed"].Value);
+        Assert.Null(push.Figures["broadcastMax"]["grpc-tcp/multiplexed"].Value);
         Assert.Equal(1.84, push.Figures["collaborationLatency"]["pipes/frames, 2,000 × 2 at 1 s"].Value);
         Assert.Null(push.Figures["collaborationLatency"]["grpc-tcp/multiplexed, 2,000 × 2 at 1 s"].Value);
     }
@@ -144,13 +147,39 @@ public sealed class DashboardTests : IDisposable
 
         // Scenarios: the closed model's Ping only (the open model's rate is the command line's).
         Assert.Contains("<td>load: closed and open model scenarios</td>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>Ping throughput/s, closed model</b>: pipes 30,000 (p99 0.61 ms), grpc-tcp 10,000 (p99 2.5 ms), 7 failed</div>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>Soak p99</b>: pipes p99 0.42 ms at 1,000/s, passed, wcf-nettcp p99 3.1 ms at 1,000/s, 2 problems</div>", html, StringComparison.Ordinal);
-        Assert.Contains("<b>Recovery after kill -9</b>: pipes 1.23 s, 1 failed call, grpc-uds never recovered, 420 failed calls, 2 acknowledged writes lost</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Ping throughput/s, closed model</b>: pipes: 30,000 (p99 0.61 ms); grpc-tcp: 10,000 (p99 2.5 ms), 7 failed; grpc-uds: 0, 50 failed</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Soak p99</b>: pipes: p99 0.42 ms at 1,000/s per operation, passed; wcf-nettcp: p99 3.1 ms at 1,000/s per operation, 2 problems; grpc-uds: no successful call at 1,000/s per operation, 1 problem</div>", html, StringComparison.Ordinal);
+        Assert.Contains("<b>Recovery after kill -9</b>: pipes: 1.23 s, 1 failed call; grpc-uds: never recovered, 420 failed calls, 2 acknowledged writes lost</div>", html, StringComparison.Ordinal);
         Assert.Equal(30000, Run("20261105T000000Z/load").Figures["throughput"]["pipes"].Value);
         Assert.Equal(3.1, Run("20261106T000000Z/load").Figures["soakP99"]["wcf-nettcp"].Value);
+        // NBomber's latency of no successful call is zeros: not the best p99, no value.
+        Assert.Null(Run("20261106T000000Z/load").Figures["soakP99"]["grpc-uds"].Value);
+        Assert.Contains("(p99", Run("20261105T000000Z/load").Figures["throughput"]["pipes"].Text, StringComparison.Ordinal);
+        Assert.DoesNotContain("p99", Run("20261105T000000Z/load").Figures["throughput"]["grpc-uds"].Text, StringComparison.Ordinal);
         Assert.Null(Run("20261107T000000Z/load").Figures["recovery"]["grpc-uds"].Value);
         Assert.Equal(["capacity"], Run("20261102T120000Z/load").Figures.Keys);
+    }
+
+    [Fact]
+    public async Task AHeadlineWithNothingToPlot_SaysSo_InsteadOfEmptyAxes()
+    {
+        using var folder = new TemporaryDirectory();
+        var report = Path.Combine(folder.FullPath, "20261107T000000Z", "load");
+        Directory.CreateDirectory(report);
+        File.WriteAllText(Path.Combine(report, "report.json"), """
+            {
+              "schema": "rpccompare-load/2", "startedUtc": "2026-11-07T00:00:00+00:00", "durationSeconds": 60,
+              "environment": { "machine": "Test CPU", "logicalCpus": 2 }, "mode": "Chaos", "results": [],
+              "chaos": { "bindings": [ { "binding": "grpc-uds", "ok": 0, "failed": 420, "recoverySeconds": null } ] }
+            }
+            """);
+
+        var page = await HeadlessChromium.RenderAsync(DashboardWriter.Write(folder.FullPath));
+
+        Assert.Null(page.Error);
+        Assert.Equal(0, page.ChartsDrawn);
+        Assert.Contains("No run here has a value to plot for this figure: the table says why.", page.Dom, StringComparison.Ordinal);
+        Assert.Contains("grpc-uds: never recovered", page.Dom, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -179,7 +208,9 @@ public sealed class DashboardTests : IDisposable
         Assert.DoesNotContain("20261101T100000Z/report.md", html, StringComparison.Ordinal);
         Assert.Contains("<a href=\"20261102T120000Z/load/report.md\">markdown</a>", html, StringComparison.Ordinal);
         Assert.Contains("<a href=\"20261102T120000Z/load/pipes/\">NBomber: pipes</a>", html, StringComparison.Ordinal);
-        Assert.DoesNotContain("NBomber: grpc-uds", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("<a href=\"20261102T120000Z/load/grpc-uds/\">", html, StringComparison.Ordinal);
+        // A soak's NBomber reports are under <binding>/soak.
+        Assert.Contains("<a href=\"20261106T000000Z/load/pipes/\">NBomber: pipes</a>", html, StringComparison.Ordinal);
     }
 
     [Fact]
