@@ -52,7 +52,8 @@ internal static class RunnerReportReader
                 case "Ping" when Number(cell, "callsPerSecond", "median") is { } rate:
                     figures.Add(Headlines.EmptyCallRate, binding, new(rate, Format(rate, "#,0")));
                     break;
-                case "ReadDirectory" when Number(cell, "overheadShareSpread", "median") is { } share:
+                // inproc is the reference the share is measured against: 0 by definition, not a figure.
+                case "ReadDirectory" when binding != "inproc" && Number(cell, "overheadShareSpread", "median") is { } share:
                     figures.Add(Headlines.OverheadShare, binding, new(share * 100, Format(share, "0.0 %")));
                     break;
             }
