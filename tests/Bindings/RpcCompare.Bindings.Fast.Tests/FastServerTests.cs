@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Contracts;
@@ -65,6 +66,28 @@ public sealed class FastServerTests
         var error = Body.ReadProtocol<ErrorBody>(body);
         Assert.Equal(RpcErrorCode.QuotaExceeded, (RpcErrorCode)error.Code);
         Assert.Contains($"{length - 8:#,0} bytes, over the server's limit of 16,777,216 bytes (FastUds:MaxMessageSize)", error.Message, StringComparison.Ordinal);
+        Assert.Null(raw.ReadOrClosed());
+    }
+
+    [Fact]
+    public async Task AnOverLimitRequest_IsDrainedWhileTheClientStillSendsIt_SoItsSendDoesNotFailBeforeItReadsWhy()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.MaxMessageSize = 1000);
+        using var raw = new RawFastConnection(server.Path);
+        const int bodyLength = 8 * 1024 * 1024;
+        var header = new byte[FrameHeader.Size];
+        BinaryPrimitives.WriteUInt32LittleEndian(header, bodyLength + 8);
+        header[4] = (byte)FrameKind.Request;
+        BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(8), 7);
+
+        // Far more than both sockets' buffers hold: had the server closed after the header, this send would fail (EPIPE).
+        raw.Send(header);
+        raw.Send(new byte[bodyLength]);
+        var (answer, body) = raw.Read();
+
+        Assert.Equal((FrameKind.Error, 0u), (answer.Kind, answer.CallId));
+        Assert.Equal(RpcErrorCode.QuotaExceeded, (RpcErrorCode)Body.ReadProtocol<ErrorBody>(body).Code);
+        raw.Socket.Shutdown(SocketShutdown.Send);
         Assert.Null(raw.ReadOrClosed());
     }
 

@@ -48,7 +48,7 @@ internal sealed partial class MultiplexedConnection
             }
 
             var deadline = System.Diagnostics.Stopwatch.GetTimestamp() + _spinTicks;
-            while (!call.IsCompleted && !IsBroken)
+            while (!call.IsCompleted && !HasEnded)
             {
                 var left = deadline - System.Diagnostics.Stopwatch.GetTimestamp();
                 var arrived = _reader.HasBuffered || _socket.Available > 0 || SpinBeforeBlocking.TryWaitForData(_socket, left);
@@ -78,14 +78,16 @@ internal sealed partial class MultiplexedConnection
     {
         try
         {
-            while (!IsBroken)
+            // Not IsBroken: after a send failed, the server's last word (the Error refusing an over-limit
+            // request) may still be unread, and this thread is the one to read it; only the end stops it.
+            while (!HasEnded)
             {
                 _socket.Poll(-1, SelectMode.SelectRead);
                 lock (_readLock)
                 {
                     // Readable with nothing to read, and nothing read by a caller meanwhile: the end of the stream (or an error), which the read reports.
                     var ended = !_reader.HasBuffered && _socket.Available == 0 && _socket.Poll(0, SelectMode.SelectRead);
-                    while (!IsBroken && (ended || _reader.HasBuffered || _socket.Available > 0))
+                    while (!HasEnded && (ended || _reader.HasBuffered || _socket.Available > 0))
                     {
                         ReadFrame();
                         ended = false;

@@ -47,7 +47,10 @@ internal sealed partial class MultiplexedConnection : IDisposable
     }
 
     /// <summary>Failed or closed (by either side): the pool opens another for the next call.</summary>
-    public bool IsBroken => _sendFailed || Volatile.Read(ref _broken) is not null;
+    public bool IsBroken => _sendFailed || HasEnded;
+
+    // Failed for reading too: every waiting call has been failed, nothing more will be read.
+    private bool HasEnded => Volatile.Read(ref _broken) is not null;
 
     public static MultiplexedConnection Connect(FastEndpoint endpoint, FastClientOptions options) => new(endpoint.Connect(), endpoint.Binding, options);
 

@@ -112,6 +112,9 @@ internal sealed class FastServerConnection : IDisposable
             // Call id 0: the client's call fails with it and the client drops the connection, which closes now.
             Sender.ConnectionError(new RpcServiceException(RpcErrorCode.QuotaExceeded,
                 $"The request is {e.BodyLength:#,0} bytes, over the server's limit of {_options.MaxMessageSize:#,0} bytes ({_options.Section}:MaxMessageSize); the connection is closed."));
+            // Drain what the client is still sending (bounded, as after a refusal): closing with its request unread would
+            // fail its send mid-frame, and it could reach the failure before the answer that says why.
+            Linger();
             _incidents.Add(ConnectionIncident.Malformed, "an over-limit message (answered QuotaExceeded, closed)");
             reason = e.Message;
         }
@@ -260,7 +263,7 @@ internal sealed class FastServerConnection : IDisposable
     }
 
     /// <summary>
-    /// After a refusal: stops sending and discards what the client sends for up to two seconds, until
+    /// After a refusal or an over-limit request: stops sending and discards what the client sends for up to two seconds, until
     /// it closes. Closing with its first request unread would reset the connection, and the client
     /// could lose the refusal it has not read yet.
     /// </summary>
