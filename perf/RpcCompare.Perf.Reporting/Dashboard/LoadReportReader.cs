@@ -14,40 +14,28 @@ internal static class LoadReportReader
 
     public static RunSummary? Read(string id, JsonElement report, string resultsRoot)
     {
-        if (!Text(report, "schema").StartsWith(SchemaPrefix, StringComparison.Ordinal))
+        if (!HasSchema(report, SchemaPrefix))
         {
             return null;
         }
 
-        var environment = report.GetProperty("environment");
-        var mode = Text(report, "mode") is { Length: > 0 } m ? m : "Scenarios";
         var figures = new RunFiguresBuilder();
         AddThroughput(figures, Array(report, "results"));
         AddCapacity(figures, Array(report, "capacities"));
         AddSoak(figures, Array(report, "soaks"));
         AddChaos(figures, Array(Object(report, "chaos") ?? default, "bindings"));
 
-        // NBomber's reports are in a folder per binding (a soak's under <binding>/soak): link the ones that exist.
-        var bindings = Array(report, "results").Concat(Array(report, "capacities")).Concat(Array(report, "soaks")).Concat(Array(Object(report, "chaos") ?? default, "bindings"))
-            .Select(x => Text(x, "binding")).Where(b => b.Length > 0).Distinct().ToList();
-        var links = Links(resultsRoot, id, ("report", "report.html"), ("markdown", "report.md"), ("json", "report.json"));
-        links.AddRange(bindings.Where(b => Directory.Exists(Path.Combine(resultsRoot, id, b))).Select(b => new RunLink($"NBomber: {b}", $"{id}/{b}/")));
-        return new RunSummary(
-            id,
-            "load",
-            report.GetProperty("startedUtc").GetDateTimeOffset(),
-            Machine(Text(environment, "machine"), environment),
-            Commit(environment),
-            mode switch
-            {
-                "FindMax" => "load: capacity search (--find-max)",
-                "Soak" => "load: soak",
-                "Chaos" => "load: kill -9 of the host",
-                _ => "load: closed and open model scenarios",
-            },
-            report.GetProperty("durationSeconds").GetDouble(),
-            links,
-            figures.ToDictionary());
+        // NBomber's reports are in a folder per binding (a soak's under <binding>/soak): link those of the bindings with a figure.
+        var links = ReportLinks(resultsRoot, id);
+        links.AddRange(figures.Keys.Where(b => Directory.Exists(Path.Combine(resultsRoot, id, b))).Select(b => new RunLink($"NBomber: {b}", $"{id}/{b}/")));
+        var description = Text(report, "mode") switch
+        {
+            "FindMax" => "load: capacity search (--find-max)",
+            "Soak" => "load: soak",
+            "Chaos" => "load: kill -9 of the host",
+            _ => "load: closed and open model scenarios",
+        };
+        return Summary(id, "load", report, "machine", description, links, figures);
     }
 
     // The open model's rate is set by the command line, so only the closed model's virtual users measure throughput.

@@ -38,5 +38,24 @@ internal static class ReportJson
     public static List<RunLink> Links(string resultsRoot, string id, params (string Label, string File)[] files) =>
         [.. files.Where(f => File.Exists(Path.Combine(resultsRoot, id, f.File))).Select(f => new RunLink(f.Label, $"{id}/{f.File}"))];
 
+    /// <summary>Whether <paramref name="report"/> is one of the reports a reader knows (schema <paramref name="prefix"/>, any version).</summary>
+    public static bool HasSchema(JsonElement report, string prefix) => Text(report, "schema").StartsWith(prefix, StringComparison.Ordinal);
+
+    /// <summary>The links every report folder has: report.html, report.md and report.json, where they exist.</summary>
+    public static List<RunLink> ReportLinks(string resultsRoot, string id) =>
+        Links(resultsRoot, id, ("report", "report.html"), ("markdown", "report.md"), ("json", "report.json"));
+
+    /// <summary>
+    /// A run's line on the dashboard: the frame every report shares (start, machine, commit, duration) around what
+    /// the reader of its kind found. <paramref name="cpuProperty"/> names the environment's CPU model field.
+    /// </summary>
+    public static RunSummary Summary(string id, string kind, JsonElement report, string cpuProperty, string description, IReadOnlyList<RunLink> links,
+        RunFiguresBuilder figures)
+    {
+        var environment = report.GetProperty("environment");
+        return new RunSummary(id, kind, report.GetProperty("startedUtc").GetDateTimeOffset(), Machine(Text(environment, cpuProperty), environment),
+            Commit(environment), description, report.GetProperty("durationSeconds").GetDouble(), links, figures.ToDictionary());
+    }
+
     public static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 }

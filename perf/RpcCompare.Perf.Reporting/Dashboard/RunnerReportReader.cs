@@ -14,12 +14,11 @@ internal static class RunnerReportReader
 
     public static RunSummary? Read(string id, JsonElement report, string resultsRoot)
     {
-        if (!Text(report, "schema").StartsWith(SchemaPrefix, StringComparison.Ordinal))
+        if (!HasSchema(report, SchemaPrefix))
         {
             return null;
         }
 
-        var environment = report.GetProperty("environment");
         var settings = report.GetProperty("settings");
         var figures = new RunFiguresBuilder();
         AddOps(figures, Array(report, "measurements"));
@@ -29,16 +28,8 @@ internal static class RunnerReportReader
         }
 
         var suites = string.Join(", ", Array(settings, "suites").Select(s => s.GetString()));
-        return new RunSummary(
-            id,
-            "runner",
-            report.GetProperty("startedUtc").GetDateTimeOffset(),
-            Machine(Text(environment, "cpuModel"), environment),
-            Commit(environment),
-            $"suites: {suites}" + (IsTrue(settings, "quick") ? " (--quick)" : ""),
-            report.GetProperty("durationSeconds").GetDouble(),
-            Links(resultsRoot, id, ("report", "report.html"), ("markdown", "report.md"), ("json", "report.json")),
-            figures.ToDictionary());
+        var description = $"suites: {suites}" + (IsTrue(settings, "quick") ? " (--quick)" : "");
+        return Summary(id, "runner", report, "cpuModel", description, ReportLinks(resultsRoot, id), figures);
     }
 
     // The ops suite's own cells: a tuning knob's or a variant's cell of the same operation is not the binding's headline.
