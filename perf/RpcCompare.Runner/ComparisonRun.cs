@@ -61,7 +61,7 @@ internal sealed class ComparisonRun
             PrepareSuites(suites, endpoints);
 
             var workloads = suites.SelectMany(s => s.Workloads(s is ContractsSuite ? contractTargets : TargetsOf(s, targets, variantTargets))).ToList();
-            var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients);
+            var settings = new MeasurementSettings(_options.Trials, _options.WarmUp, _options.TrialDuration, _options.Clients, _options.PrecisionRule);
             using var native = suites.OfType<PingPongSuite>().Any() ? NativeFloor.Build() : null;
             var (repetitions, refused) = await InterleavedMeasurement.MeasureAsync(new TrialRunner(factory, settings, hostTls, _hostProcesses), workloads, native, _options.Repeat, _options.Pin, _console, cancellationToken);
             var push = suites.OfType<PushSuite>().FirstOrDefault() is { } pushSuite ? await MeasurePushAsync(factory, TargetsOf(pushSuite, targets, variantTargets), hostTls) : null;
@@ -74,7 +74,7 @@ internal sealed class ComparisonRun
                 clock.Elapsed.TotalSeconds,
                 EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null, _hostAllocations.Description),
                 new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode,
-                    _options.Repeat, _options.NoiseThreshold),
+                    _options.Repeat, _options.NoiseThreshold, settings.MaxTrials, settings.Precision?.TargetHalfWidth ?? 0),
                 [.. targets.Concat(variantTargets).Concat(workloads.Select(w => w.Target)).DistinctBy(t => t.Label).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],
                 ReportBuilder.Measurements(pooled.Cells, pooled.Native, _options.NoiseThreshold, hostAllocations),
                 ReportBuilder.BreakEven(pooled.Cells),

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using RpcCompare.Runner.Contracts;
+using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Suites;
 using Spectre.Console;
 
@@ -18,6 +19,16 @@ internal static class RunnerCommand
         var bindings = new Option<string?>("--bindings", "-b") { Description = "Bindings to measure, comma-separated. Default: every binding of this build." };
         var quick = new Option<bool>("--quick", "-q") { Description = "Every suite (unless --suite or --contracts) with minimal trials: a smoke run (about 3 minutes on 2 cores), not figures to compare." };
         var trials = new Option<int?>("--trials") { Description = "Timed trials per cell (default 5; 2 with --quick)." };
+        var maxTrials = new Option<int?>("--max-trials")
+        {
+            Description = "The most trials a row gets: past --trials, another round of side-by-side trials runs while a ratio to pipes (or a knob's to its binding) " +
+                "is wider than --precision (default twice --trials; with --quick, --trials: no more).",
+        };
+        var precision = new Option<double>("--precision")
+        {
+            Description = "The stopping rule's target, in percent: half a ratio's 95% confidence interval (default 5; 0 turns the rule off).",
+            DefaultValueFactory = _ => PrecisionRule.DefaultTargetHalfWidth * 100,
+        };
         var trialSeconds = new Option<double?>("--trial-seconds") { Description = "Length of one trial in seconds (default 1; 0.1 with --quick)." };
         var warmUpSeconds = new Option<double?>("--warmup-seconds") { Description = "Warm-up per cell in seconds (default 0.5; 0.05 with --quick)." };
         var clients = new Option<int>("--clients", "-c") { Description = "Concurrent clients in a closed loop, each on its own connection.", DefaultValueFactory = _ => 1 };
@@ -54,7 +65,7 @@ internal static class RunnerCommand
             "RpcCompare comparison runner: starts the host as a separate process, measures every binding side by side and " +
             "writes report.md, report.json and report.html under results/<UTC timestamp>/.")
         {
-            suites, bindings, contracts, quick, full, maxSubscribers, trials, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
+            suites, bindings, contracts, quick, full, maxSubscribers, trials, maxTrials, precision, trialSeconds, warmUpSeconds, clients, repeat, noise, pin, host, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -78,7 +89,9 @@ internal static class RunnerCommand
                 parse.GetValue(noise),
                 parse.GetValue(full),
                 parse.GetValue(maxSubscribers),
-                assembly);
+                assembly,
+                parse.GetValue(maxTrials),
+                parse.GetValue(precision) / 100);
             if (options.Quick && options.Full)
             {
                 console.MarkupLine("[red]error:[/] --quick and --full ask for opposite things; choose one.");
@@ -89,6 +102,12 @@ internal static class RunnerCommand
                 || options.NoiseThreshold <= 0 || options.MaxSubscribers < 1)
             {
                 console.MarkupLine("[red]error:[/] --trials, --clients, --repeat, --trial-seconds, --noise-threshold and --max-subscribers must be positive, --warmup-seconds not negative.");
+                return 2;
+            }
+
+            if (options.MaxTrials < options.Trials || options.Precision < 0)
+            {
+                console.MarkupLine($"[red]error:[/] --max-trials ({options.MaxTrials}) must be at least --trials ({options.Trials}), and --precision not negative.");
                 return 2;
             }
 

@@ -79,6 +79,15 @@ public sealed class RunnerCommandTests
     }
 
     [Fact]
+    public async Task MaxTrialsBelowTheMinimum_IsRefused()
+    {
+        var (exitCode, output) = await RunAsync(["--trials", "3", "--max-trials", "2"]);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--max-trials (2) must be at least --trials (3)", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Help_ListsEverySuiteAndOption()
     {
         using var writer = new StringWriter();
@@ -96,7 +105,7 @@ public sealed class RunnerCommandTests
         }
 
         var help = writer.ToString();
-        foreach (var text in new[] { "--quick", "--suite", "--bindings", "--host", "--clients", "--pin", "--full", "--max-subscribers", "--contracts", "ops, shapes, payload, pingpong, breakeven" })
+        foreach (var text in new[] { "--quick", "--suite", "--bindings", "--host", "--clients", "--pin", "--full", "--max-subscribers", "--max-trials", "--precision", "--contracts", "ops, shapes, payload, pingpong, breakeven" })
         {
             Assert.Contains(text, help, StringComparison.Ordinal);
         }

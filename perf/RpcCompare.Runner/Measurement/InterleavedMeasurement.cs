@@ -96,24 +96,37 @@ internal static class InterleavedMeasurement
                         var floors = nativeSize is null ? [] : NativeFloor.Labels;
                         var nativeRates = floors.ToDictionary(floor => floor, _ => new List<double>());
                         var turns = open.Count + floors.Count;
-                        for (var trial = 1; trial <= settings.Trials; trial++)
+                        // The minimum, then more while a ratio of the row is wider than the target (PrecisionRule), up to the most.
+                        IReadOnlyList<string> wide = [];
+                        for (var trial = 1; trial <= settings.Trials || (trial <= settings.MaxTrials && (wide = Wide(settings, open)).Count > 0); trial++)
                         {
+                            var trialLabel = trial <= settings.Trials ? $"trial {trial}/{settings.Trials}" : $"trial {trial} (up to {settings.MaxTrials}: {string.Join(", ", wide)})";
+                            if (trial == settings.Trials + 1)
+                            {
+                                progress.Completed($"{rowLabel}: wider than ±{settings.Precision!.TargetHalfWidth * 100:0.#}% after {settings.Trials} trials: {string.Join(", ", wide)}; more trials, up to {settings.MaxTrials}");
+                            }
+
                             foreach (var index in TrialOrder.For(trial, turns))
                             {
                                 if (index >= open.Count)
                                 {
                                     var floor = floors[index - open.Count];
-                                    report($"{rowLabel} · trial {trial}/{settings.Trials} · {floor}", 0);
+                                    report($"{rowLabel} · {trialLabel} · {floor}", 0);
                                     nativeRates[floor].Add(native!.MeasureTrial(floor, nativeSize!.Value, settings.TrialDuration, pin));
                                     report(null, trialSeconds);
                                     continue;
                                 }
 
                                 var cell = open[index];
-                                report($"{rowLabel} · trial {trial}/{settings.Trials} · {cell.Workload.Target.Label}", 0);
+                                report($"{rowLabel} · {trialLabel} · {cell.Workload.Target.Label}", 0);
                                 await cell.RunTrialAsync();
                                 report(null, trialSeconds);
                             }
+                        }
+
+                        if (settings.MaxTrials > settings.Trials && Wide(settings, open) is { Count: > 0 } stillWide)
+                        {
+                            progress.Completed($"{rowLabel}: still wider than ±{settings.Precision!.TargetHalfWidth * 100:0.#}% after {settings.MaxTrials} trials: {string.Join(", ", stillWide)}");
                         }
 
                         foreach (var (floor, rates) in nativeRates)
@@ -143,4 +156,11 @@ internal static class InterleavedMeasurement
         });
         return (repetitions, refused);
     }
+
+    // The row's ratios wider than the precision target so far (none without a rule).
+    private static IReadOnlyList<string> Wide(MeasurementSettings settings, List<TrialRunner.OpenCell> open) =>
+        settings.Precision is { } rule
+            ? rule.Wide([.. open.Select(c => new PrecisionRule.CellTrials(c.Workload.Target.Label, c.Workload.Target.Binding, c.Workload.Target.Variant,
+                [.. c.Trials.Select(t => t.CallsPerSecond)]))])
+            : [];
 }

@@ -23,7 +23,7 @@ internal sealed record Report(
 }
 
 internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, bool Pinned, string HostMode,
-    int Repetitions, double NoiseThreshold)
+    int Repetitions, double NoiseThreshold, int MaxTrials = 0, double PrecisionTarget = 0)
 {
     /// <summary>Pinning in words: an already-running host is not the runner's to pin.</summary>
     public string PinningDescription => (Pinned, HostMode.StartsWith("already running", StringComparison.Ordinal)) switch

@@ -31,13 +31,13 @@ internal static class ReportBuilder
             var pipes = byKey.GetValueOrDefault(Key(cell, BindingNames.Pipes));
             var inproc = byKey.GetValueOrDefault(Key(cell, BindingNames.InProc));
             // Ratios pair trial t of one cell with trial t of the other: they ran side by side.
-            var ratioToPipes = pipes is null ? null : Paired(cell, pipes, (c, p) => c / p);
+            var ratioToPipes = pipes is null ? null : PairedRatio(cell, pipes);
             var pipesFaster = pipes is null ? null : Paired(cell, pipes, (c, p) => ((p / c) - 1) * 100);
             // 1 − t(inproc)/t(binding) with t = clients / rate: 1 − rate(binding)/rate(inproc).
             var overheadShare = inproc is null ? null : Paired(cell, inproc, (c, i) => 1 - (c / i));
             // A knob's column against the same binding as the product configures it.
             var product = workload.Target.Variant is null ? null : byKey.GetValueOrDefault(Key(cell, workload.Target.Binding));
-            var ratioToBinding = product is null ? null : Paired(cell, product, (c, p) => c / p);
+            var ratioToBinding = product is null ? null : PairedRatio(cell, product);
             var trialSpread = Relative(cell.CallsPerSecond);
             var noisy = trialSpread > noiseThreshold
                 || (ratioToPipes is { } pairs && Relative(pairs) > noiseThreshold)
@@ -45,7 +45,7 @@ internal static class ReportBuilder
             // The floor is one pair of processes: only a one-client rate compares with it. Its
             // trials took turns with the row's, so trial t pairs with trial t.
             var ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size && floors.TryGetValue((int)size, out var floor)
-                ? Paired(cell.Trials.Select(t => t.CallsPerSecond).ToList(), floor.Rates, (c, n) => c / n)
+                ? PairedRatio([.. cell.Trials.Select(t => t.CallsPerSecond)], floor.Rates)
                 : null;
             records.Add(new MeasurementRecord(
                 workload.Suite,
@@ -79,7 +79,7 @@ internal static class ReportBuilder
         {
             var rate = new Spread(Statistics.Median([.. rates]), rates.Min(), rates.Max());
             // The slower floor's ratio to the faster says what sleeping costs per hop; the floor itself has none.
-            var toFloor = floors[size].Label == label ? null : Paired(rates, floors[size].Rates, (c, n) => c / n);
+            var toFloor = floors[size].Label == label ? null : PairedRatio(rates, floors[size].Rates);
             records.Add(new MeasurementRecord("pingpong", "echo", label, size, 2L * size, 1, rate, null, null, null, toFloor, rates.Count, 0,
                 null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null, null, null));
         }
@@ -200,6 +200,13 @@ internal static class ReportBuilder
         var pairs = rates.Zip(others, f).ToArray();
         return new Spread(Statistics.Median(pairs), pairs.Min(), pairs.Max());
     }
+
+    /// <summary>Trial t over trial t as <see cref="Paired(CellResult, CellResult, Func{double, double, double})"/>, with the ratio's confidence interval.</summary>
+    private static Spread? PairedRatio(CellResult cell, CellResult other) =>
+        PairedRatio([.. cell.Trials.Select(t => t.CallsPerSecond)], [.. other.Trials.Select(t => t.CallsPerSecond)]);
+
+    private static Spread? PairedRatio(List<double> rates, List<double> others) =>
+        Paired(rates, others, (c, o) => c / o) is { } spread ? spread with { Interval = RatioInterval.Of(RatioInterval.PairedRatios(rates, others)!) } : null;
 
     /// <summary>(max − min) / median: how far apart the trials are, relative to the figure.</summary>
     private static double Relative(Spread spread) => spread.Median == 0 ? 0 : (spread.Max - spread.Min) / Math.Abs(spread.Median);

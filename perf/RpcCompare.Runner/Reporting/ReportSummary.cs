@@ -32,9 +32,9 @@ internal static class ReportSummary
             .. machine,
             ("Native floor", environment.NativeFloor),
             ("Host allocations", environment.HostAllocations),
-            ("Method", $"{settings.Trials} trials of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; " +
+            ("Method", $"{settings.Trials} trials{MoreTrials(settings)} of {settings.TrialSeconds:0.###} s after {settings.WarmUpSeconds:0.###} s of warm-up per cell; " +
                 "one unmeasured warm-up pass over every cell first; trials interleaved across the bindings of a row (trial 1 of each, then trial 2, each starting one binding later), " +
-                "ratios from the trials that ran side by side (median, min–max); " +
+                "ratios from the trials that ran side by side (median, min–max, ± half the 95% confidence interval of their geometric mean); " +
                 $"{settings.Clients} client(s) in a closed loop; host: {settings.HostMode}; {report.DurationSeconds:0} s in all" +
                 (settings.Repetitions > 1 ? $"; {settings.Repetitions} repetitions of the whole selection, trials pooled" : "") +
                 (settings.Quick ? "; --quick (minimal trials: smoke figures, not for comparison)" : "")),
@@ -62,4 +62,11 @@ internal static class ReportSummary
     }
 
     private static string Gc(GcInfo gc) => gc.Server is { } server ? $"{(server ? "server" : "workstation")}, {gc.Mode}, {gc.Datas}" : gc.Mode;
+
+    // The stopping rule in words: how far a row's trials may go, and why.
+    private static string MoreTrials(RunSettings settings) =>
+        settings.MaxTrials > settings.Trials && settings.PrecisionTarget > 0
+            ? string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $" (up to {settings.MaxTrials} in a row while a ratio to pipes, or a knob's to its binding, is wider than ±{settings.PrecisionTarget * 100:0.#}%)")
+            : "";
 }

@@ -36,9 +36,9 @@ internal static class ReportTables
                     break;
                 case "pingpong":
                     tables.Add(Matrix(suite, "pingpong: round trips per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
-                    tables.Add(Matrix(suite, "pingpong: ratio to the native floor", records, m => m.RatioToNative is { } r ? r.ToString("0.00", s_culture) : null,
+                    tables.Add(Matrix(suite, "pingpong: ratio to the native floor", records, m => m.RatioToNativeSpread is { } r ? r.Median.ToString("0.00", s_culture) + Interval(r) : null,
                         $"The floor at each size is the faster of {NativeFloor.BlockingLabel} (blocking read and write) and {NativeFloor.SpinningLabel} "
-                        + $"(both sides poll a non-blocking socket, a busy core each); the slower floor's figure is its ratio to the faster. {report.Environment.NativeFloor}."));
+                        + $"(both sides poll a non-blocking socket, a busy core each); the slower floor's figure is its ratio to the faster. {report.Environment.NativeFloor}. " + IntervalNote));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner process", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
                         "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the host process", records, m => m.HostAllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
@@ -70,8 +70,8 @@ internal static class ReportTables
                     // Without pipes in the run (--bindings, a team's contracts) the table would be dashes only.
                     if (records.Any(m => m.RatioToPipesSpread is not null))
                     {
-                        tables.Add(Matrix(suite, $"{suite}: ratio to pipes, median (min–max) of side-by-side trials", records,
-                            m => m.RatioToPipesSpread is { } r ? Noisy(m, Spread(r.Median, r.Min, r.Max, "0.000")) : null));
+                        tables.Add(Matrix(suite, $"{suite}: ratio to pipes, median (min–max) of side-by-side trials ± its interval", records,
+                            m => m.RatioToPipesSpread is { } r ? Noisy(m, Ratio(r)) : null, IntervalNote));
                     }
 
                     tables.Add(Matrix(suite, $"{suite}: latency p50 / p99 (µs)", records, Latency));
@@ -141,17 +141,17 @@ internal static class ReportTables
                 own is null ? "–" : Noisy(own, Number(own.CallsPerSecond.Median)),
                 record.Variant!,
                 Noisy(record, Number(record.CallsPerSecond.Median)),
-                record.RatioToBindingSpread is { } r ? Noisy(record, Spread(r.Median, r.Min, r.Max, "0.000")) : "–",
+                record.RatioToBindingSpread is { } r ? Noisy(record, Ratio(r)) : "–",
                 $"{(own?.LatencyMicroseconds is { } a ? a.P99.ToString("#,0", s_culture) : "–")} / {(record.LatencyMicroseconds is { } b ? b.P99.ToString("#,0", s_culture) : "–")}",
             ]);
         }
 
         rows.AddRange(refused.Select(r => (IReadOnlyList<string>)[RowName(r.Suite, r.Operation, r.Size), r.Binding, CellText(r), "", "", "", ""]));
         return new ReportTable("tuning", "tuning: each knob against the product's setting, calls per second (median)",
-            ["knob", "binding", "product's setting, calls/s", "variant", "variant, calls/s", "variant ÷ product, median (min–max) of side-by-side trials", "p99 µs, product / variant"], rows,
+            ["knob", "binding", "product's setting, calls/s", "variant", "variant, calls/s", "variant ÷ product, median (min–max) of side-by-side trials ± its interval", "p99 µs, product / variant"], rows,
             "per-session: CoreWCF's defaults (PerSession + ConcurrencyMode.Single) instead of Single + Multiple; serialized: Single + ConcurrencyMode.Single; " +
             "one-connection: gRPC client without EnableMultipleHttp2Connections; inline-io: DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 in the host. " +
-            "Each binding's configuration, with the knob's, is listed under Bindings.");
+            "Each binding's configuration, with the knob's, is listed under Bindings. " + IntervalNote);
     }
 
     private static ReportTable RepeatabilityTable(Repeatability repeatability)
@@ -242,6 +242,15 @@ internal static class ReportTables
         record.LatencyMicroseconds is { } l ? $"{l.P50.ToString("0.0", s_culture)} / {l.P99.ToString("0.0", s_culture)}" : null;
 
     private static string Number(double value) => value.ToString("#,0", s_culture);
+
+    private const string IntervalNote =
+        "±: half the 95% confidence interval of the ratio's geometric mean over the paired trials (Student's t on their logarithms), relative to it.";
+
+    /// <summary>A paired ratio: median (min–max) ±half its confidence interval.</summary>
+    private static string Ratio(Measurement.Spread ratio) => Spread(ratio.Median, ratio.Min, ratio.Max, "0.000") + Interval(ratio);
+
+    private static string Interval(Measurement.Spread ratio) =>
+        ratio.Interval is { } interval ? " ±" + (interval.HalfWidth * 100).ToString("0.0", s_culture) + "%" : "";
 
     private static string Spread(double median, double min, double max, string format) =>
         $"{median.ToString(format, s_culture)} ({min.ToString(format, s_culture)}–{max.ToString(format, s_culture)})";
