@@ -123,7 +123,7 @@ internal sealed class LoadRun
             if (hostEndpoints is null)
             {
                 _console.MarkupLineInterpolated($"Starting RpcCompare.Host ({security.Name}) ...");
-                host = await HostLauncher.StartAsync(requested, pinToCpu0: false, security.HostEnvironment);
+                host = await HostLauncher.StartAsync(requested, CpuPlacement.None, security.HostEnvironment);
             }
 
             var endpoints = hostEndpoints?.Addresses ?? host!.Endpoints;

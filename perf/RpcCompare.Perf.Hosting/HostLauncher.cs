@@ -21,15 +21,15 @@ public sealed class HostLauncher : IAsyncDisposable
     private readonly IReadOnlyList<string> _bindings;
     private readonly IReadOnlyDictionary<string, string> _environment;
     private readonly IReadOnlyList<string> _arguments;
-    private readonly bool _pinToCpu0;
+    private readonly CpuPlacement _placement;
     private Process _process;
 
-    private HostLauncher(string directory, IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string> environment, IReadOnlyList<string> arguments)
+    private HostLauncher(string directory, IReadOnlyList<string> bindings, CpuPlacement placement, IReadOnlyDictionary<string, string> environment, IReadOnlyList<string> arguments)
     {
         _directory = directory;
         _arguments = arguments;
         _bindings = bindings;
-        _pinToCpu0 = pinToCpu0;
+        _placement = placement;
         _environment = environment;
         _process = null!; // Set by LaunchAsync before the launcher is handed out.
         Endpoints = new Dictionary<string, string>();
@@ -48,13 +48,13 @@ public sealed class HostLauncher : IAsyncDisposable
     public string DataRoot => Path.Combine(_directory, "data");
 
     /// <param name="bindings">Network bindings to serve.</param>
-    /// <param name="pinToCpu0">Pins the host to CPU 0, as the runner pins itself.</param>
+    /// <param name="placement">Where --pin puts the host (<see cref="CpuPinning.HostCpu"/>); the runner pins itself.</param>
     /// <param name="environment">Extra environment for the host (runtime knobs under test).</param>
     /// <param name="arguments">Extra host switches (e.g. --contracts PATH), kept for a restart.</param>
-    public static async Task<HostLauncher> StartAsync(IReadOnlyList<string> bindings, bool pinToCpu0, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? arguments = null)
+    public static async Task<HostLauncher> StartAsync(IReadOnlyList<string> bindings, CpuPlacement placement, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? arguments = null)
     {
         var directory = Directory.CreateTempSubdirectory("rpccompare-runner-").FullName;
-        var launcher = new HostLauncher(directory, bindings, pinToCpu0, environment ?? new Dictionary<string, string>(), arguments ?? []);
+        var launcher = new HostLauncher(directory, bindings, placement, environment ?? new Dictionary<string, string>(), arguments ?? []);
         try
         {
             await launcher.LaunchAsync([]);
@@ -147,9 +147,9 @@ public sealed class HostLauncher : IAsyncDisposable
         process.ErrorDataReceived += (_, e) => Append(e.Data);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        if (_pinToCpu0)
+        if (_placement != CpuPlacement.None)
         {
-            CpuPinning.PinToCpu0(process.Id);
+            CpuPinning.Pin(process.Id, CpuPinning.HostCpu(_placement));
         }
 
         using var exited = new CancellationTokenSource();

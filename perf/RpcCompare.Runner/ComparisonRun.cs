@@ -44,9 +44,9 @@ internal sealed class ComparisonRun
             var hostTls = _options.HostEndpointsFile is { } hostFile && File.Exists(hostFile) ? EndpointsFile.Read(hostFile).ClientTls : null;
             using var factory = RunnerClients.CreateFactory(hostTls);
             var (requested, notMeasured) = ChooseBindings(factory);
-            if (_options.Pin)
+            if (_options.Pin != CpuPlacement.None)
             {
-                CpuPinning.PinSelfToCpu0();
+                CpuPinning.PinSelf(CpuPinning.RunnerCpu);
             }
 
             // The built-in suites share one host; a team's contracts get their own (ContractsHost).
@@ -72,7 +72,7 @@ internal sealed class ComparisonRun
                 Report.SchemaName,
                 started,
                 clock.Elapsed.TotalSeconds,
-                EnvironmentInfo.Capture(_options.Pin, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null, _hostAllocations.Description),
+                EnvironmentInfo.Capture(_options.Pin != CpuPlacement.None, native?.Description ?? "not measured: the pingpong suite did not run", _options.HostEndpointsFile is null, _hostAllocations.Description),
                 new RunSettings([.. suites.Select(s => s.Name)], settings.Trials, settings.WarmUp.TotalSeconds, settings.TrialDuration.TotalSeconds, settings.Clients, _options.Quick, _options.Pin, hostMode,
                     _options.Repeat, _options.NoiseThreshold, settings.MaxTrials, settings.Precision?.TargetHalfWidth ?? 0),
                 [.. targets.Concat(variantTargets).Concat(workloads.Select(w => w.Target)).DistinctBy(t => t.Label).Select(t => new BindingInfo(t.Label, t.Binding, t.Address, t.Configuration))],

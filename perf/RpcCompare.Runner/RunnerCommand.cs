@@ -1,4 +1,5 @@
 using System.CommandLine;
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Contracts;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Suites;
@@ -32,7 +33,13 @@ internal static class RunnerCommand
         var trialSeconds = new Option<double?>("--trial-seconds") { Description = "Length of one trial in seconds (default 1; 0.1 with --quick)." };
         var warmUpSeconds = new Option<double?>("--warmup-seconds") { Description = "Warm-up per cell in seconds (default 0.5; 0.05 with --quick)." };
         var clients = new Option<int>("--clients", "-c") { Description = "Concurrent clients in a closed loop, each on its own connection.", DefaultValueFactory = _ => 1 };
-        var pin = new Option<bool>("--pin") { Description = "Pin the runner and the host to CPU 0, as Chromium's IPC perftests do. The report says whether pinning was on." };
+        var pin = new Option<string?>("--pin")
+        {
+            Description = "Pin the runner to CPU 0 and the host to CPU 1 (separate, the default of --pin), or both to CPU 0 (--pin same, as Chromium's IPC perftests do); " +
+                "the native floor follows. The report says how the run was pinned.",
+            Arity = ArgumentArity.ZeroOrOne,
+        };
+        pin.AcceptOnlyFromAmong("separate", "same");
         var host = new Option<FileInfo?>("--host") { Description = "Measure an already-running host through the endpoints file it wrote, instead of starting one." };
         var repeat = new Option<int>("--repeat", "-r")
         {
@@ -82,7 +89,7 @@ internal static class RunnerCommand
                 TimeSpan.FromSeconds(parse.GetValue(warmUpSeconds) ?? (isQuick ? 0.05 : 0.5)),
                 TimeSpan.FromSeconds(parse.GetValue(trialSeconds) ?? (isQuick ? 0.1 : 1)),
                 parse.GetValue(clients),
-                parse.GetValue(pin),
+                parse.GetResult(pin) is null ? CpuPlacement.None : parse.GetValue(pin) == "same" ? CpuPlacement.SameCore : CpuPlacement.SeparateCores,
                 parse.GetValue(host)?.FullName,
                 parse.GetValue(output)!.FullName,
                 parse.GetValue(repeat),

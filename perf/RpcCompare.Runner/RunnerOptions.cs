@@ -1,3 +1,4 @@
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Measurement;
 
 namespace RpcCompare.Runner;
@@ -11,7 +12,7 @@ internal sealed record RunnerOptions(
     TimeSpan WarmUp,
     TimeSpan TrialDuration,
     int Clients,
-    bool Pin,
+    CpuPlacement Pin,
     string? HostEndpointsFile,
     string OutputRoot,
     int Repeat = 1,

@@ -3,14 +3,15 @@
  * bytes over a Unix domain socket, as Chromium's IPC perftests do. No framing beyond the known
  * size, no allocation in the loop: the least any binding could cost on this machine.
  *
- * usage: pingpong SIZE MILLISECONDS [pin] [spin]
+ * usage: pingpong SIZE MILLISECONDS [pin|split] [spin]
  * prints: roundtrips=N seconds=S
  * By default both sides block in read() and write(), so every hop sleeps and is woken (on a VM,
  * across cores: slower than a runtime that spins briefly before sleeping). With "spin" both sides
  * poll the non-blocking socket (MSG_DONTWAIT) in a loop instead and never sleep: the least a hop
  * can cost, paid for with a busy core per side.
  * With "pin", blocking processes are bound to CPU 0 (same-core ping-pong, as Chromium measures);
- * spinning ones to CPUs 0 and 1 (two spinners on one core would only take turns).
+ * spinning ones to CPUs 0 and 1 (two spinners on one core would only take turns). With "split",
+ * either mode runs on CPUs 0 and 1 (the runner's --pin: runner and host on a core each).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -64,19 +65,23 @@ static void pin_to_cpu(int cpu)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s SIZE MILLISECONDS [pin] [spin]\n", argv[0]);
+        fprintf(stderr, "usage: %s SIZE MILLISECONDS [pin|split] [spin]\n", argv[0]);
         return 2;
     }
     size_t size = (size_t)strtoul(argv[1], NULL, 10);
     double limit = strtod(argv[2], NULL) / 1000.0;
     int pin = 0;
+    int split = 0;
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "pin") == 0) {
             pin = 1;
+        } else if (strcmp(argv[i], "split") == 0) {
+            pin = 1;
+            split = 1;
         } else if (strcmp(argv[i], "spin") == 0) {
             spinning = 1;
         } else {
-            fprintf(stderr, "unknown option %s (expected pin or spin)\n", argv[i]);
+            fprintf(stderr, "unknown option %s (expected pin, split or spin)\n", argv[i]);
             return 2;
         }
     }
@@ -107,7 +112,7 @@ int main(int argc, char **argv)
     if (child == 0) {
         /* The echo side: returns every message until the other end closes. */
         close(fds[0]);
-        if (pin && spinning) {
+        if (pin && (spinning || split)) {
             pin_to_cpu(1);
         }
         while (transfer(fds[1], buffer, size, 0) == 0 && transfer(fds[1], buffer, size, 1) == 0) {

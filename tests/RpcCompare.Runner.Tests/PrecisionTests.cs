@@ -79,7 +79,7 @@ public sealed class PrecisionTests
     [InlineData(false, 3, 3, 3)]
     public void MostTrials_IsTwiceTheMinimum_OrTheMinimumWithQuick(bool quick, int trials, int? maxTrials, int most)
     {
-        var options = new RunnerOptions(["ops"], null, quick, trials, TimeSpan.Zero, TimeSpan.FromSeconds(1), 1, false, null, "results", MaxTrials: maxTrials);
+        var options = new RunnerOptions(["ops"], null, quick, trials, TimeSpan.Zero, TimeSpan.FromSeconds(1), 1, Perf.Hosting.CpuPlacement.None, null, "results", MaxTrials: maxTrials);
 
         Assert.Equal(most, options.MostTrials);
         Assert.Equal(most > trials, options.PrecisionRule is not null);

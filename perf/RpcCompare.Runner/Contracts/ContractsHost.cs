@@ -61,7 +61,7 @@ internal sealed class ContractsHost : IAsyncDisposable
         return (served, leftOut);
     }
 
-    public static async Task<ContractsHost> StartAsync(ContractsSuite suite, IReadOnlyList<string> requested, bool pin)
+    public static async Task<ContractsHost> StartAsync(ContractsSuite suite, IReadOnlyList<string> requested, CpuPlacement pin)
     {
         var assembly = suite.Source.Assembly;
         var inProcServices = new ServiceCollection().AddLogging().AddRpcServices(assembly).BuildServiceProvider();

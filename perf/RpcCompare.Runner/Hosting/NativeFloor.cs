@@ -62,14 +62,17 @@ internal sealed class NativeFloor : IDisposable
     /// <param name="label">One of <see cref="Labels"/>.</param>
     /// <param name="size">The message size, each way.</param>
     /// <param name="duration">How long the trial counts round trips.</param>
-    /// <param name="pin">Pinned processes: both on CPU 0 when blocking, CPUs 0 and 1 when spinning.</param>
-    public double MeasureTrial(string label, int size, TimeSpan duration, bool pin)
+    /// <param name="placement">
+    /// As the runner and host are placed: on separate cores, CPUs 0 and 1; on the same core, both on CPU 0 when
+    /// blocking and CPUs 0 and 1 when spinning (two spinners on one core would only take turns).
+    /// </param>
+    public double MeasureTrial(string label, int size, TimeSpan duration, CpuPlacement placement)
     {
         var executable = _executable ?? throw new InvalidOperationException(Description);
         List<string> arguments = [size.ToString(CultureInfo.InvariantCulture), ((int)duration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)];
-        if (pin)
+        if (placement != CpuPlacement.None)
         {
-            arguments.Add("pin");
+            arguments.Add(placement == CpuPlacement.SeparateCores ? "split" : "pin");
         }
 
         if (label == SpinningLabel)

@@ -1,3 +1,4 @@
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Hosting;
 using RpcCompare.Runner.Reporting;
 using RpcCompare.Runner.Suites;
@@ -17,7 +18,7 @@ internal static class InterleavedMeasurement
     /// --repeat the whole selection runs again, same host, same order.
     /// </summary>
     public static async Task<(List<Repetition> Repetitions, List<RefusedCell> Refused)> MeasureAsync(
-        TrialRunner runner, List<Workload> workloads, NativeFloor? native, int repeat, bool pin, IAnsiConsole console, CancellationToken cancellationToken)
+        TrialRunner runner, List<Workload> workloads, NativeFloor? native, int repeat, CpuPlacement pin, IAnsiConsole console, CancellationToken cancellationToken)
     {
         if (workloads.Count == 0)
         {

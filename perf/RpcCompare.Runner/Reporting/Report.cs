@@ -1,3 +1,4 @@
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Measurement;
 using RpcCompare.Runner.Push;
 
@@ -22,16 +23,19 @@ internal sealed record Report(
     public const string SchemaName = "rpccompare-report/2";
 }
 
-internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, bool Pinned, string HostMode,
+internal sealed record RunSettings(IReadOnlyList<string> Suites, int Trials, double WarmUpSeconds, double TrialSeconds, int Clients, bool Quick, CpuPlacement Placement, string HostMode,
     int Repetitions, double NoiseThreshold, int MaxTrials = 0, double PrecisionTarget = 0)
 {
     /// <summary>Pinning in words: an already-running host is not the runner's to pin.</summary>
-    public string PinningDescription => (Pinned, HostMode.StartsWith("already running", StringComparison.Ordinal)) switch
+    public string PinningDescription => (Placement, HostMode.StartsWith("already running", StringComparison.Ordinal)) switch
     {
-        (false, _) => "no",
-        (true, false) => "yes: runner and host on CPU 0",
-        (true, true) => "runner only, on CPU 0: the already-running host was not pinned by the runner",
+        (CpuPlacement.None, _) => "no",
+        (_, false) => "yes (--pin): " + CpuPinning.Describe(Placement),
+        (_, true) => "runner only, on CPU 0: the already-running host was not pinned by the runner",
     };
+
+    /// <summary>Whether --pin was given.</summary>
+    public bool Pinned => Placement != CpuPlacement.None;
 }
 
 internal sealed record BindingInfo(string Label, string Binding, string Address, string Configuration);

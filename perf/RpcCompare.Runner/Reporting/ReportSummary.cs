@@ -14,7 +14,7 @@ internal static class ReportSummary
         [
             ("Machine", $"{environment.CpuModel}, {environment.LogicalCpus} logical CPUs; {environment.Os}, kernel {environment.Kernel}"),
             ("Runtime", $"{environment.Dotnet}; runner GC {Gc(environment.RunnerGc)}; host GC {Gc(environment.HostGc)}"),
-            ("Pinned to one CPU", settings.PinningDescription),
+            ("Pinned to CPUs", settings.PinningDescription),
         ];
         if (report.Push is { } push && settings.Suites.All(s => s == PushSuite.SuiteName))
         {
