@@ -42,8 +42,30 @@ public static class CpuPinning
         _ => "no",
     };
 
+    /// <summary>
+    /// The command that starts a program on CPU <paramref name="cpu"/> (taskset -c N, then the program and its
+    /// arguments): pinned before its runtime starts, so every thread it ever creates inherits the CPU.
+    /// </summary>
+    public static IReadOnlyList<string> StartOn(int cpu)
+    {
+        CheckCanPin(cpu);
+        return ["taskset", "-c", cpu.ToString(CultureInfo.InvariantCulture)];
+    }
+
     /// <summary>Every thread of process <paramref name="processId"/>, now and later, on CPU <paramref name="cpu"/>.</summary>
     public static void Pin(int processId, int cpu)
+    {
+        CheckCanPin(cpu);
+        var (exitCode, output) = ChildProcess.Run("taskset", "-a", "-p", (1L << cpu).ToString("x", CultureInfo.InvariantCulture), processId.ToString(CultureInfo.InvariantCulture));
+        if (exitCode != 0)
+        {
+            throw new InvalidOperationException($"taskset could not pin process {processId} to CPU {cpu}: {(exitCode == -1 ? "taskset is not installed" : output.Trim())}");
+        }
+    }
+
+    public static void PinSelf(int cpu) => Pin(Environment.ProcessId, cpu);
+
+    private static void CheckCanPin(int cpu)
     {
         if (!OperatingSystem.IsLinux())
         {
@@ -54,13 +76,5 @@ public static class CpuPinning
         {
             throw new InvalidOperationException($"--pin needs CPU {cpu}, and this machine has {Environment.ProcessorCount} logical CPU(s); use --pin same.");
         }
-
-        var (exitCode, output) = ChildProcess.Run("taskset", "-a", "-p", (1L << cpu).ToString("x", CultureInfo.InvariantCulture), processId.ToString(CultureInfo.InvariantCulture));
-        if (exitCode != 0)
-        {
-            throw new InvalidOperationException($"taskset could not pin process {processId} to CPU {cpu}: {(exitCode == -1 ? "taskset is not installed" : output.Trim())}");
-        }
     }
-
-    public static void PinSelf(int cpu) => Pin(Environment.ProcessId, cpu);
 }

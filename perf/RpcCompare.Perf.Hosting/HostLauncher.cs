@@ -106,12 +106,20 @@ public sealed class HostLauncher : IAsyncDisposable
     {
         var endpointsPath = Path.Combine(_directory, "endpoints.json");
         File.Delete(endpointsPath); // A killed host leaves its file behind.
-        var start = new ProcessStartInfo("dotnet")
+        // Pinned hosts start under taskset (which execs dotnet in the same process): taskset -a on a running
+        // runtime could miss a thread being created while it walks them.
+        IReadOnlyList<string> command = _placement == CpuPlacement.None ? ["dotnet"] : [.. CpuPinning.StartOn(CpuPinning.HostCpu(_placement)), "dotnet"];
+        var start = new ProcessStartInfo(command[0])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        foreach (var argument in command.Skip(1))
+        {
+            start.ArgumentList.Add(argument);
+        }
+
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "RpcCompare.Host.dll"));
         start.ArgumentList.Add("--bindings");
         start.ArgumentList.Add(string.Join(',', _bindings));
@@ -141,17 +149,21 @@ public sealed class HostLauncher : IAsyncDisposable
             start.Environment[name] = value;
         }
 
-        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.Host.");
+        Process process;
+        try
+        {
+            process = Process.Start(start) ?? throw new InvalidOperationException("Could not start RpcCompare.Host.");
+        }
+        catch (System.ComponentModel.Win32Exception e) when (command[0] == "taskset")
+        {
+            throw new InvalidOperationException($"--pin starts the host with taskset(1) (util-linux), which could not be run: {e.Message}", e);
+        }
+
         _process = process;
         process.OutputDataReceived += (_, e) => Append(e.Data);
         process.ErrorDataReceived += (_, e) => Append(e.Data);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        if (_placement != CpuPlacement.None)
-        {
-            CpuPinning.Pin(process.Id, CpuPinning.HostCpu(_placement));
-        }
-
         using var exited = new CancellationTokenSource();
         var waitForExit = process.WaitForExitAsync(exited.Token);
         var waitForEndpoints = EndpointsFile.WaitAsync(endpointsPath, TimeSpan.FromSeconds(60), exited.Token);

@@ -10,9 +10,10 @@ namespace RpcCompare.Runner;
 internal sealed class RunProgress
 {
     private readonly IAnsiConsole _console;
-    private readonly double _plannedSeconds;
     private readonly Stopwatch _clock = new();
+    private double _plannedSeconds;
     private double _doneSeconds;
+    private ProgressTask? _task;
 
     public RunProgress(IAnsiConsole console, double plannedSeconds)
     {
@@ -38,7 +39,7 @@ internal sealed class RunProgress
             .Columns(new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new RemainingTimeColumn(), new SpinnerColumn())
             .StartAsync(async context =>
             {
-                var task = context.AddTask("starting", maxValue: _plannedSeconds);
+                var task = _task = context.AddTask("starting", maxValue: _plannedSeconds);
                 await body((description, seconds) =>
                 {
                     if (description is not null)
@@ -50,6 +51,16 @@ internal sealed class RunProgress
                 });
                 task.Value = task.MaxValue;
             });
+    }
+
+    /// <summary>More work than planned (a row's extra trials under the stopping rule): the plan grows, so the bar and "left" stay true.</summary>
+    public void Extend(double seconds)
+    {
+        _plannedSeconds += seconds;
+        if (_task is not null)
+        {
+            _task.MaxValue += seconds;
+        }
     }
 
     /// <summary>Reports a finished cell (redirected output only; the live bar shows it otherwise).</summary>

@@ -23,7 +23,7 @@ internal static class RunnerCommand
         var maxTrials = new Option<int?>("--max-trials")
         {
             Description = "The most trials a row gets: past --trials, another round of side-by-side trials runs while a ratio to pipes (or a knob's to its binding) " +
-                "is wider than --precision (default twice --trials; with --quick, --trials: no more).",
+                "is wider than --precision (default: --trials, no more; docs/measurements/precision-20261127.md says why).",
         };
         var precision = new Option<double>("--precision")
         {
@@ -89,7 +89,7 @@ internal static class RunnerCommand
                 TimeSpan.FromSeconds(parse.GetValue(warmUpSeconds) ?? (isQuick ? 0.05 : 0.5)),
                 TimeSpan.FromSeconds(parse.GetValue(trialSeconds) ?? (isQuick ? 0.1 : 1)),
                 parse.GetValue(clients),
-                parse.GetResult(pin) is null ? CpuPlacement.None : parse.GetValue(pin) == "same" ? CpuPlacement.SameCore : CpuPlacement.SeparateCores,
+                Placement(parse, pin),
                 parse.GetValue(host)?.FullName,
                 parse.GetValue(output)!.FullName,
                 parse.GetValue(repeat),
@@ -112,9 +112,15 @@ internal static class RunnerCommand
                 return 2;
             }
 
-            if (options.MaxTrials < options.Trials || options.Precision < 0)
+            if (options.MaxTrials < options.Trials)
             {
-                console.MarkupLine($"[red]error:[/] --max-trials ({options.MaxTrials}) must be at least --trials ({options.Trials}), and --precision not negative.");
+                console.MarkupLine($"[red]error:[/] --max-trials ({options.MaxTrials}) must be at least --trials ({options.Trials}).");
+                return 2;
+            }
+
+            if (options.Precision < 0)
+            {
+                console.MarkupLine("[red]error:[/] --precision must not be negative (0 turns the stopping rule off).");
                 return 2;
             }
 
@@ -122,6 +128,11 @@ internal static class RunnerCommand
         });
         return root;
     }
+
+    /// <summary>Where --pin puts runner and host: not given, nowhere; bare or "separate", a core each; "same", both on CPU 0.</summary>
+    internal static CpuPlacement Placement(ParseResult parse, Option<string?> pin) => parse.GetResult(pin) is { Implicit: false }
+        ? parse.GetValue(pin) == "same" ? CpuPlacement.SameCore : CpuPlacement.SeparateCores
+        : CpuPlacement.None;
 
     private static string[] Split(string value) => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 }

@@ -23,8 +23,12 @@ internal sealed record RunnerOptions(
     int? MaxTrials = null,
     double Precision = PrecisionRule.DefaultTargetHalfWidth)
 {
-    /// <summary>The most trials a row gets: twice the minimum by default, the minimum with --quick (its trials are smoke).</summary>
-    public int MostTrials => MaxTrials ?? (Quick ? Trials : 2 * Trials);
+    /// <summary>
+    /// The most trials a row gets: the minimum unless --max-trials raises it. Not more by default: on this
+    /// 2-vCPU VM, taking rows to 10 trials narrowed each run's intervals but did not make three repetitions
+    /// agree any better, for 1.8 times the time (docs/measurements/precision-20261127.md).
+    /// </summary>
+    public int MostTrials => MaxTrials ?? Trials;
 
     /// <summary>The stopping rule; none when it is off (--precision 0) or the most trials is the minimum.</summary>
     public PrecisionRule? PrecisionRule => Precision <= 0 || MostTrials <= Trials ? null : new PrecisionRule(Precision, MostTrials);

@@ -64,6 +64,15 @@ public sealed class PrecisionTests
     }
 
     [Fact]
+    public void Wide_AsksForMore_UnderTwoTrials_ButNotForATrialWithoutACall()
+    {
+        var rule = new PrecisionRule(0.05, 10);
+
+        Assert.Equal(["grpc-tcp"], rule.Wide([new("pipes", BindingNames.Pipes, null, [100]), new("grpc-tcp", BindingNames.GrpcTcp, null, [50])]));
+        Assert.Empty(rule.Wide([new("pipes", BindingNames.Pipes, null, [100, 100]), new("grpc-tcp", BindingNames.GrpcTcp, null, [50, 0])]));
+    }
+
+    [Fact]
     public void Wide_WithoutAReference_AsksForNothing()
     {
         // A row without pipes (--bindings, a team's contracts): no headline ratio to make precise.
@@ -73,11 +82,12 @@ public sealed class PrecisionTests
     }
 
     [Theory]
-    [InlineData(false, 5, null, 10)]
+    [InlineData(false, 5, null, 5)]
+    [InlineData(false, 5, 10, 10)]
     [InlineData(true, 2, null, 2)]
     [InlineData(true, 2, 4, 4)]
     [InlineData(false, 3, 3, 3)]
-    public void MostTrials_IsTwiceTheMinimum_OrTheMinimumWithQuick(bool quick, int trials, int? maxTrials, int most)
+    public void MostTrials_IsTheMinimum_UnlessMaxTrialsRaisesIt(bool quick, int trials, int? maxTrials, int most)
     {
         var options = new RunnerOptions(["ops"], null, quick, trials, TimeSpan.Zero, TimeSpan.FromSeconds(1), 1, Perf.Hosting.CpuPlacement.None, null, "results", MaxTrials: maxTrials);
 

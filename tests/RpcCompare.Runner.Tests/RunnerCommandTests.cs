@@ -1,3 +1,5 @@
+using System.CommandLine;
+using RpcCompare.Perf.Hosting;
 using RpcCompare.Testing;
 using Spectre.Console;
 
@@ -85,6 +87,33 @@ public sealed class RunnerCommandTests
 
         Assert.Equal(2, exitCode);
         Assert.Contains("--max-trials (2) must be at least --trials (3)", output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(new string[0], CpuPlacement.None)]
+    [InlineData(new[] { "--pin" }, CpuPlacement.SeparateCores)]
+    [InlineData(new[] { "--pin", "separate" }, CpuPlacement.SeparateCores)]
+    [InlineData(new[] { "--pin", "same" }, CpuPlacement.SameCore)]
+    [InlineData(new[] { "--pin", "--quick" }, CpuPlacement.SeparateCores)]
+    public void Pin_PlacesRunnerAndHost_OnACoreEachUnlessTold(string[] arguments, CpuPlacement placement)
+    {
+        var root = RunnerCommand.Create(AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(TextWriter.Null) }));
+        var pin = root.Options.OfType<Option<string?>>().Single(o => o.Name == "--pin");
+
+        var parse = root.Parse(arguments);
+
+        Assert.Empty(parse.Errors);
+        Assert.Equal(placement, RunnerCommand.Placement(parse, pin));
+    }
+
+    [Fact]
+    public void APinPlacementOfNoKnownKind_IsAParseError_NamingIt()
+    {
+        var root = RunnerCommand.Create(AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(TextWriter.Null) }));
+
+        var error = Assert.Single(root.Parse(["--pin", "elsewhere"]).Errors);
+
+        Assert.Contains("elsewhere", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -63,9 +63,6 @@ internal sealed class RunFiguresBuilder
         byKey.TryAdd(key, figure);
     }
 
-    /// <summary>Every key with a figure, in the order first added (for a load run, the bindings).</summary>
-    public IEnumerable<string> Keys => _figures.Values.SelectMany(f => f.Keys).Distinct(StringComparer.Ordinal);
-
     public IReadOnlyDictionary<string, IReadOnlyDictionary<string, HeadlineFigure>> ToDictionary() =>
         _figures.ToDictionary(f => f.Key, f => (IReadOnlyDictionary<string, HeadlineFigure>)f.Value, StringComparer.Ordinal);
 }

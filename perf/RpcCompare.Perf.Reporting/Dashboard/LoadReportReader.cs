@@ -25,9 +25,9 @@ internal static class LoadReportReader
         AddSoak(figures, Array(report, "soaks"));
         AddChaos(figures, Array(Object(report, "chaos") ?? default, "bindings"));
 
-        // NBomber's reports are in a folder per binding (a soak's under <binding>/soak): link those of the bindings with a figure.
+        // NBomber's reports are in a folder per binding (a soak's under <binding>/soak): link the ones that exist.
         var links = ReportLinks(resultsRoot, id);
-        links.AddRange(figures.Keys.Where(b => Directory.Exists(Path.Combine(resultsRoot, id, b))).Select(b => new RunLink($"NBomber: {b}", $"{id}/{b}/")));
+        links.AddRange(Bindings(report).Where(b => Directory.Exists(Path.Combine(resultsRoot, id, b))).Select(b => new RunLink($"NBomber: {b}", $"{id}/{b}/")));
         var description = Text(report, "mode") switch
         {
             "FindMax" => "load: capacity search (--find-max)",
@@ -37,6 +37,11 @@ internal static class LoadReportReader
         };
         return Summary(id, "load", report, "machine", description, links, figures);
     }
+
+    // Every binding a section of the report names, whether or not it gave a headline (an open-model or write-at run gives none).
+    private static IEnumerable<string> Bindings(JsonElement report) =>
+        Array(report, "results").Concat(Array(report, "capacities")).Concat(Array(report, "soaks")).Concat(Array(Object(report, "chaos") ?? default, "bindings"))
+            .Select(x => Text(x, "binding")).Where(b => b.Length > 0).Distinct(StringComparer.Ordinal);
 
     // The open model's rate is set by the command line, so only the closed model's virtual users measure throughput.
     private static void AddThroughput(RunFiguresBuilder figures, IReadOnlyList<JsonElement> results)

@@ -69,6 +69,15 @@ internal sealed class NativeFloor : IDisposable
     public double MeasureTrial(string label, int size, TimeSpan duration, CpuPlacement placement)
     {
         var executable = _executable ?? throw new InvalidOperationException(Description);
+        var (exitCode, output) = ChildProcess.Run(executable, [.. Arguments(label, size, duration, placement)]);
+        return exitCode == 0
+            ? Parse(output)
+            : throw new MeasurementException($"The native ping-pong {label} at {size} bytes failed (exit {exitCode}): {output.Trim()}");
+    }
+
+    /// <summary>pingpong.c's command line for one trial (usage in its header comment).</summary>
+    internal static List<string> Arguments(string label, int size, TimeSpan duration, CpuPlacement placement)
+    {
         List<string> arguments = [size.ToString(CultureInfo.InvariantCulture), ((int)duration.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)];
         if (placement != CpuPlacement.None)
         {
@@ -84,10 +93,7 @@ internal sealed class NativeFloor : IDisposable
             throw new ArgumentOutOfRangeException(nameof(label), label, "not a native floor");
         }
 
-        var (exitCode, output) = ChildProcess.Run(executable, [.. arguments]);
-        return exitCode == 0
-            ? Parse(output)
-            : throw new MeasurementException($"The native ping-pong {label} at {size} bytes failed (exit {exitCode}): {output.Trim()}");
+        return arguments;
     }
 
     public void Dispose()

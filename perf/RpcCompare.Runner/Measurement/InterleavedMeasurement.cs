@@ -102,6 +102,11 @@ internal static class InterleavedMeasurement
                         for (var trial = 1; trial <= settings.Trials || (trial <= settings.MaxTrials && (wide = Wide(settings, open)).Count > 0); trial++)
                         {
                             var trialLabel = trial <= settings.Trials ? $"trial {trial}/{settings.Trials}" : $"trial {trial} (up to {settings.MaxTrials}: {string.Join(", ", wide)})";
+                            if (trial > settings.Trials)
+                            {
+                                progress.Extend(turns * trialSeconds);
+                            }
+
                             if (trial == settings.Trials + 1)
                             {
                                 progress.Completed($"{rowLabel}: wider than ±{settings.Precision!.TargetHalfWidth * 100:0.#}% after {settings.Trials} trials: {string.Join(", ", wide)}; more trials, up to {settings.MaxTrials}");

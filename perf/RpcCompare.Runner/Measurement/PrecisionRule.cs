@@ -40,9 +40,10 @@ internal sealed record PrecisionRule(double TargetHalfWidth, int MaxTrials)
                 continue;
             }
 
-            // Under two trials there is no interval yet: wide by definition.
+            // Under two trials there is no interval yet: wide by definition. A trial without a call (a rate of 0)
+            // never gives one: more trials would not help, so it asks for none.
             var interval = RatioInterval.Of(ratios);
-            if (interval is null || interval.HalfWidth > TargetHalfWidth)
+            if (interval is null ? ratios.Length < 2 : interval.HalfWidth > TargetHalfWidth)
             {
                 wide.Add(interval is null ? cell.Label : string.Create(CultureInfo.InvariantCulture, $"{cell.Label} ±{interval.HalfWidth * 100:0.0}%"));
             }

@@ -1,4 +1,6 @@
+using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Contracts;
 using RpcCompare.Protobuf.Messages;
@@ -185,4 +187,54 @@ public sealed class MultiplexingTests
         Assert.Throws<ObjectDisposedException>(() => probe.Echo(1));
         await Eventually.HoldsAsync(() => server.Server.OpenConnections == 0, Settle, () => $"{server.Server.OpenConnections} connections still open");
     }
+
+    [Fact]
+    public async Task AServersAnswer_ThatArrivesAsTheRequestsSendFails_ReachesTheCaller_RoundAfterRound()
+    {
+        // A server that answers an over-limit request and closes at once, without draining (as the binding's
+        // own server did before it drained): the client's send fails about when the answer arrives, and
+        // whichever comes first, the call must end with the answer, never wait for ever or fail vaguely.
+        using var directory = new TemporaryDirectory();
+        var path = directory.PathFor("abrupt.sock");
+        using var listener = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        listener.Bind(new UnixDomainSocketEndPoint(path));
+        listener.Listen();
+        var probe = new FastClientProvider(BindingNames.FastUds, new FastClientOptions()).Create<IProbe>(path);
+
+        for (var round = 0; round < 10; round++)
+        {
+            var call = Task.Run(() => probe.SendAsync(new string('x', 8 * 1024 * 1024)));
+            using (var accepted = await listener.AcceptAsync().WaitAsync(Settle))
+            {
+                AnswerBindThenRefuseTheRequest(accepted);
+            }
+
+            var error = await Assert.ThrowsAsync<RpcServiceException>(() => call.WaitAsync(Settle));
+            Assert.Equal(RpcErrorCode.QuotaExceeded, error.Code);
+        }
+    }
+
+    // Binds every operation asked for, reads the next frame's header only, answers it QuotaExceeded for the connection.
+    private static void AnswerBindThenRefuseTheRequest(Socket accepted)
+    {
+        using var reader = new FrameReader(accepted, 64 * 1024);
+        using var writer = new FrameWriter();
+        Assert.True(reader.TryRead(out var bind, out var body));
+        var operations = Body.ReadProtocol<BindBody>(body).Operations;
+        Body.WriteProtocol(writer, new BoundBody { Ids = [.. operations.Select((_, i) => (uint)(16 + i))] });
+        Send(accepted, writer.Complete(FrameKind.Bound, 0, bind.CallId));
+        Assert.Throws<FrameTooLargeException>(() => reader.TryRead(out _, out _));
+        writer.Reset();
+        Body.WriteProtocol(writer, new ErrorBody { Code = (int)RpcErrorCode.QuotaExceeded, Message = "over this test server's limit" });
+        Send(accepted, writer.Complete(FrameKind.Error, 0, 0));
+    }
+
+    private static void Send(Socket socket, ReadOnlySpan<byte> bytes)
+    {
+        while (!bytes.IsEmpty)
+        {
+            bytes = bytes[socket.Send(bytes)..];
+        }
+    }
 }
+

@@ -65,7 +65,8 @@ internal sealed class FastConnectionPool : IDisposable
                 return other;
             }
 
-            _multiplexed?.Dispose();
+            // A connection whose send failed keeps reading the server's last answer for a while: retired, not disposed.
+            _multiplexed?.Retire();
             return _multiplexed = MultiplexedConnection.Connect(_address, Options);
         }
     }

@@ -46,6 +46,9 @@ internal sealed partial class MultiplexedConnection : IDisposable
         new Thread(Read, 256 * 1024) { IsBackground = true, Name = $"{_binding} client reader" }.Start();
     }
 
+    /// <summary>After a send failed with the server's answer waiting to be read, how long its reader has to read it before the connection is closed.</summary>
+    internal static readonly TimeSpan SendFailedGrace = TimeSpan.FromSeconds(5);
+
     /// <summary>Failed or closed (by either side): the pool opens another for the next call.</summary>
     public bool IsBroken => _sendFailed || HasEnded;
 
@@ -75,6 +78,19 @@ internal sealed partial class MultiplexedConnection : IDisposable
     }
 
     public void Dispose() => Break(new ObjectDisposedException(nameof(MultiplexedConnection), $"The {_binding} client was disposed."));
+
+    /// <summary>
+    /// Replaced in the pool by a new connection: closed now, unless a send failed with the server's
+    /// answer still to read (the Error refusing an over-limit request), which its reader reads
+    /// within the grace period (<see cref="EndAfter"/>) before the connection ends.
+    /// </summary>
+    public void Retire()
+    {
+        if (!_sendFailed)
+        {
+            Dispose();
+        }
+    }
 
     private Task<BoundContract> Bind(FastContract contract)
     {
@@ -218,8 +234,10 @@ internal sealed partial class MultiplexedConnection : IDisposable
             if (e is SocketException && Readable())
             {
                 // The server said something before it stopped reading (the Error refusing an over-limit request, for the
-                // connection): the reader fails the calls with that. Our end of the stream tells it we are done.
+                // connection): the reader fails the calls with that. Our end of the stream tells it we are done, and a
+                // server that never closes its end cannot keep the reader and the waiting calls past the grace period.
                 ShutdownSend();
+                EndAfter(SendFailedGrace);
             }
             else
             {
@@ -229,6 +247,18 @@ internal sealed partial class MultiplexedConnection : IDisposable
             return false;
         }
     }
+
+    private void EndAfter(TimeSpan grace) =>
+        _ = Task.Delay(grace).ContinueWith(
+            static (_, state) =>
+            {
+                var connection = (MultiplexedConnection)state!;
+                connection.Break(new IOException($"The {connection._binding} connection failed while sending, and the server did not close it within {SendFailedGrace.TotalSeconds:0} s."));
+            },
+            this,
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
 
     private bool Readable()
     {

@@ -112,10 +112,10 @@ internal sealed class FastServerConnection : IDisposable
             // Call id 0: the client's call fails with it and the client drops the connection, which closes now.
             Sender.ConnectionError(new RpcServiceException(RpcErrorCode.QuotaExceeded,
                 $"The request is {e.BodyLength:#,0} bytes, over the server's limit of {_options.MaxMessageSize:#,0} bytes ({_options.Section}:MaxMessageSize); the connection is closed."));
+            _incidents.Add(ConnectionIncident.Malformed, "an over-limit message (answered QuotaExceeded, closed)");
             // Drain what the client is still sending (bounded, as after a refusal): closing with its request unread would
             // fail its send mid-frame, and it could reach the failure before the answer that says why.
             Linger();
-            _incidents.Add(ConnectionIncident.Malformed, "an over-limit message (answered QuotaExceeded, closed)");
             reason = e.Message;
         }
         catch (FastProtocolException e)
@@ -273,7 +273,7 @@ internal sealed class FastServerConnection : IDisposable
         {
             _socket.Shutdown(SocketShutdown.Send);
             _socket.ReceiveTimeout = 500;
-            Span<byte> discard = stackalloc byte[512];
+            Span<byte> discard = stackalloc byte[16 * 1024];
             var until = Environment.TickCount64 + 2000;
             while (Environment.TickCount64 < until && _socket.Receive(discard) > 0)
             {
