@@ -52,18 +52,17 @@ public static class CpuPinning
         return ["taskset", "-c", cpu.ToString(CultureInfo.InvariantCulture)];
     }
 
-    /// <summary>Every thread of process <paramref name="processId"/>, now and later, on CPU <paramref name="cpu"/>.</summary>
-    public static void Pin(int processId, int cpu)
+    /// <summary>Every thread of this process, now and later, on CPU <paramref name="cpu"/>.</summary>
+    public static void PinSelf(int cpu)
     {
         CheckCanPin(cpu);
+        var processId = Environment.ProcessId;
         var (exitCode, output) = ChildProcess.Run("taskset", "-a", "-p", (1L << cpu).ToString("x", CultureInfo.InvariantCulture), processId.ToString(CultureInfo.InvariantCulture));
         if (exitCode != 0)
         {
             throw new InvalidOperationException($"taskset could not pin process {processId} to CPU {cpu}: {(exitCode == -1 ? "taskset is not installed" : output.Trim())}");
         }
     }
-
-    public static void PinSelf(int cpu) => Pin(Environment.ProcessId, cpu);
 
     private static void CheckCanPin(int cpu)
     {

@@ -197,16 +197,17 @@ internal static class ReportBuilder
             return null;
         }
 
-        var pairs = rates.Zip(others, f).ToArray();
-        return new Spread(Statistics.Median(pairs), pairs.Min(), pairs.Max());
+        return Summary([.. rates.Zip(others, f)]);
     }
+
+    private static Spread Summary(double[] pairs) => new(Statistics.Median(pairs), pairs.Min(), pairs.Max());
 
     /// <summary>Trial t over trial t as <see cref="Paired(CellResult, CellResult, Func{double, double, double})"/>, with the ratio's confidence interval.</summary>
     private static Spread? PairedRatio(CellResult cell, CellResult other) =>
         PairedRatio([.. cell.Trials.Select(t => t.CallsPerSecond)], [.. other.Trials.Select(t => t.CallsPerSecond)]);
 
     private static Spread? PairedRatio(List<double> rates, List<double> others) =>
-        Paired(rates, others, (c, o) => c / o) is { } spread ? spread with { Interval = RatioInterval.Of(RatioInterval.PairedRatios(rates, others)!) } : null;
+        RatioInterval.PairedRatios(rates, others) is { } ratios ? Summary(ratios) with { Interval = RatioInterval.Of(ratios) } : null;
 
     /// <summary>(max − min) / median: how far apart the trials are, relative to the figure.</summary>
     private static double Relative(Spread spread) => spread.Median == 0 ? 0 : (spread.Max - spread.Min) / Math.Abs(spread.Median);

@@ -82,7 +82,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     /// <summary>
     /// Replaced in the pool by a new connection: closed now, unless a send failed with the server's
     /// answer still to read (the Error refusing an over-limit request), which its reader reads
-    /// within the grace period (<see cref="EndAfter"/>) before the connection ends.
+    /// within the grace period (<see cref="EndAfterGrace"/>) before the connection ends.
     /// </summary>
     public void Retire()
     {
@@ -237,7 +237,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
                 // connection): the reader fails the calls with that. Our end of the stream tells it we are done, and a
                 // server that never closes its end cannot keep the reader and the waiting calls past the grace period.
                 ShutdownSend();
-                EndAfter(SendFailedGrace);
+                EndAfterGrace();
             }
             else
             {
@@ -248,8 +248,8 @@ internal sealed partial class MultiplexedConnection : IDisposable
         }
     }
 
-    private void EndAfter(TimeSpan grace) =>
-        _ = Task.Delay(grace).ContinueWith(
+    private void EndAfterGrace() =>
+        _ = Task.Delay(SendFailedGrace).ContinueWith(
             static (_, state) =>
             {
                 var connection = (MultiplexedConnection)state!;
