@@ -24,6 +24,14 @@ public abstract class FastBindingOptions : ConnectionLimitOptions
     /// </summary>
     public TimeSpan SpinWait { get; set; } = FastSpin.Default;
 
+    /// <summary>
+    /// Serve a contract through its generated code ([FastContracts], RpcCompare.Fast.Generator) when it
+    /// has some that agrees with the contract model. False serves every contract through the
+    /// reflection path (compiled expressions), as a contract without generated code is; for
+    /// comparing the two. Defaults to true.
+    /// </summary>
+    public bool GeneratedCode { get; set; } = true;
+
     /// <summary>The configuration section these settings come from, for messages that name a setting.</summary>
     internal abstract string Section { get; }
 

@@ -46,6 +46,12 @@ public static class EmptyCollections
         return null;
     }
 
+    /// <summary>
+    /// <paramref name="value"/>, or an empty <typeparamref name="T"/> when it is a null collection
+    /// (generated code's form of <see cref="OrEmpty(Expression)"/>; anything else is returned as it is).
+    /// </summary>
+    public static T OrEmpty<T>(T value) => value is null && EmptyOf<T>.Make is { } make ? make() : value;
+
     /// <summary><paramref name="value"/>, or an empty collection in its place when it is a null collection.</summary>
     public static Expression OrEmpty(Expression value) => Of(value.Type) is { } empty ? Expression.Coalesce(value, empty) : value;
 
@@ -56,6 +62,12 @@ public static class EmptyCollections
     /// </summary>
     public static MethodInfo FactoryFor(Type type) =>
         typeof(Factory<>).MakeGenericType(type).GetMethod(nameof(Factory<object>.Create), BindingFlags.Public | BindingFlags.Static)!;
+
+    /// <summary>Makes an empty <typeparamref name="T"/> (a shared empty array, or a new collection); null for a type that is no collection.</summary>
+    private static class EmptyOf<T>
+    {
+        public static readonly Func<T>? Make = Of(typeof(T)) is { } empty ? Expression.Lambda<Func<T>>(empty).Compile() : null;
+    }
 
     private static class Factory<T>
     {

@@ -36,18 +36,43 @@ public static class EnvelopeTypes
             }
 
             builder.DefineDefaultConstructor(MethodAttributes.Public);
-            var envelope = builder.CreateType();
-            var meta = ProtobufModel.Model.Add(envelope, applyDefaultBehaviour: false);
-            meta.Name = protoName;
-            var fields = new List<EnvelopeField>(values.Count);
-            for (var i = 0; i < values.Count; i++)
-            {
-                var field = envelope.GetField(values[i].Name)!;
-                meta.AddField(i + 1, field.Name);
-                fields.Add(new EnvelopeField(field, i + 1));
-            }
-
-            return fields;
+            return Configure(builder.CreateType(), protoName, [.. values.Select(v => v.Name)]);
         }
+    }
+
+    /// <summary>
+    /// Registers a compiled envelope (the fast binding's generated code declares its own) exactly as
+    /// <see cref="Emit"/> registers an emitted one: <paramref name="fieldNames"/> as fields 1..n, so its
+    /// bytes are the emitted envelope's. Once per type; later calls return the same fields.
+    /// </summary>
+    public static IReadOnlyList<EnvelopeField> Register(Type envelope, IReadOnlyList<string> fieldNames)
+    {
+        ArgumentNullException.ThrowIfNull(envelope);
+        ArgumentNullException.ThrowIfNull(fieldNames);
+        lock (Gate)
+        {
+            return Registered.TryGetValue(envelope, out var known) ? known : Registered[envelope] = Configure(envelope, protoName: null, fieldNames);
+        }
+    }
+
+    private static readonly Dictionary<Type, IReadOnlyList<EnvelopeField>> Registered = [];
+
+    private static List<EnvelopeField> Configure(Type envelope, string? protoName, IReadOnlyList<string> fieldNames)
+    {
+        var meta = ProtobufModel.Model.Add(envelope, applyDefaultBehaviour: false);
+        if (protoName is not null)
+        {
+            meta.Name = protoName;
+        }
+
+        var fields = new List<EnvelopeField>(fieldNames.Count);
+        for (var i = 0; i < fieldNames.Count; i++)
+        {
+            var field = envelope.GetField(fieldNames[i]) ?? throw new ArgumentException($"{envelope} has no public field {fieldNames[i]}.", nameof(fieldNames));
+            meta.AddField(i + 1, field.Name);
+            fields.Add(new EnvelopeField(field, i + 1));
+        }
+
+        return fields;
     }
 }

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using System.ServiceModel;
+using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Security;
 using RpcCompare.ContractCorpus;
 using RpcCompare.Contracts;
@@ -7,14 +8,17 @@ using RpcCompare.Testing;
 
 namespace RpcCompare.Bindings.Fast.Tests;
 
-/// <summary>Contracts as teams write them, called over fast-uds: every form, out and ref values, known types, faults, refusals.</summary>
-public sealed class FastCallTests
+/// <summary>
+/// Contracts as teams write them, called over fast-uds: every form, out and ref values, known types,
+/// faults, refusals; through the generated code (GeneratedCorpus.cs) and through the reflection path.
+/// </summary>
+public abstract class FastCallTests(bool generatedCode)
 {
     [Fact]
     public async Task SynchronousOperations_AnswerAsTheImplementationDoes()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var calculator = server.Client<ICalculator>();
+        await using var server = await StartAsync();
+        var calculator = Client<ICalculator>(server);
         var local = new Calculator();
 
         Assert.Equal(local.Add(2, 3), calculator.Add(2, 3));
@@ -26,8 +30,8 @@ public sealed class FastCallTests
     [Fact]
     public async Task OutAndRefValues_ComeBackToTheCaller()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var shapes = server.Client<IParameterShapes>();
+        await using var server = await StartAsync();
+        var shapes = Client<IParameterShapes>(server);
         var label = "seventeen";
 
         var quotient = shapes.Divide(17, out var remainder, ref label, 5);
@@ -38,8 +42,8 @@ public sealed class FastCallTests
     [Fact]
     public async Task TaskAndValueTaskForms_ReturnTheirResults()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var forms = server.Client<IValueTaskForms>();
+        await using var server = await StartAsync();
+        var forms = Client<IValueTaskForms>(server);
 
         Assert.Equal(5, await forms.AddAsync(2, 3, CancellationToken.None));
         await forms.ClearAsync();
@@ -51,8 +55,8 @@ public sealed class FastCallTests
     [Fact]
     public async Task KnownTypes_ArriveAsTheirOwnTypes()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var shapes = server.Client<IShapes>();
+        await using var server = await StartAsync();
+        var shapes = Client<IShapes>(server);
 
         var largest = shapes.Largest([new Circle { Label = "c", Radius = 1 }, new Triangle { Label = "t", Base = 3, Height = 4 }]);
         var scaled = shapes.Scale(new Hexagon { Label = "h", Side = 1 }, 2);
@@ -64,8 +68,8 @@ public sealed class FastCallTests
     [Fact]
     public async Task ADeclaredFault_ReachesTheCallerTyped_AndTheConnectionServesOn()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var orders = server.Client<IOrderService>();
+        await using var server = await StartAsync();
+        var orders = Client<IOrderService>(server);
         var bad = new Order { Customer = "Ada", Lines = [new() { Sku = "B-2", Quantity = 0 }] };
 
         var fault = await Assert.ThrowsAsync<FaultException<OrderFault>>(() => orders.PlaceOrderAsync(bad));
@@ -81,9 +85,9 @@ public sealed class FastCallTests
     [InlineData(RpcErrorCode.QuotaExceeded)]
     public async Task ARefusal_KeepsItsCodeAndMessage(RpcErrorCode code)
     {
-        await using var server = await TestFastServer.StartAsync();
+        await using var server = await StartAsync();
 
-        var refusal = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Refuse((int)code));
+        var refusal = Assert.Throws<RpcServiceException>(() => Client<IProbe>(server).Refuse((int)code));
 
         Assert.Equal((code, $"refused with {(int)code}"), (refusal.Code, refusal.Message));
     }
@@ -91,9 +95,9 @@ public sealed class FastCallTests
     [Fact]
     public async Task AnUnexpectedException_IsInternalWithoutInternals_AndLoggedOnce()
     {
-        await using var server = await TestFastServer.StartAsync();
+        await using var server = await StartAsync();
 
-        var error = Assert.Throws<RpcServiceException>(() => server.Client<IProbe>().Crash());
+        var error = Assert.Throws<RpcServiceException>(() => Client<IProbe>(server).Crash());
 
         Assert.Equal(RpcErrorCode.Internal, error.Code);
         Assert.DoesNotContain("secret", error.Message, StringComparison.Ordinal);
@@ -103,8 +107,8 @@ public sealed class FastCallTests
     [Fact]
     public async Task OneWayCalls_ReturnAtOnce_AndReachTheService()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var probe = server.Client<IProbe>();
+        await using var server = await StartAsync();
+        var probe = Client<IProbe>(server);
 
         probe.Note("a");
         probe.Note("b");
@@ -117,9 +121,9 @@ public sealed class FastCallTests
     [Fact]
     public async Task TheService_SeesTheCallersUser()
     {
-        await using var server = await TestFastServer.StartAsync();
+        await using var server = await StartAsync();
 
-        var caller = server.Client<IProbe>().Caller();
+        var caller = Client<IProbe>(server).Caller();
 
         Assert.StartsWith($"uid {PeerCredentials.CurrentUserId} (pid {Environment.ProcessId})", caller, StringComparison.Ordinal);
         Assert.EndsWith("over fast-uds", caller, StringComparison.Ordinal);
@@ -128,8 +132,8 @@ public sealed class FastCallTests
     [Fact]
     public async Task ConcurrentCallers_EachGetTheirOwnAnswer()
     {
-        await using var server = await TestFastServer.StartAsync();
-        var probe = server.Client<IProbe>();
+        await using var server = await StartAsync();
+        var probe = Client<IProbe>(server);
 
         var answers = await Task.WhenAll(Enumerable.Range(0, 16).Select(i => Task.Run(() => Enumerable.Range(0, 50).Select(j => probe.Echo((i * 1000) + j)).ToArray()))).Bounded();
 
@@ -139,7 +143,7 @@ public sealed class FastCallTests
     [Fact]
     public async Task TheBindingsRules_AreCheckedBeforeTheServerListens()
     {
-        var provider = new Client.FastClientProvider();
+        var provider = new FastClientProvider();
 
         Assert.Equal(
             ["binding fast-uds cannot carry operation TicksAsync of contract ITicker: an IAsyncEnumerable result (a stream of messages) is not carried by the fast binding yet"],
@@ -151,6 +155,11 @@ public sealed class FastCallTests
             TestFastServer.StartAsync(register: s => s.AddRpcService<ITicker, Ticker>()));
         Assert.Contains("ITicker", refused.Message, StringComparison.Ordinal);
     }
+
+    private Task<TestFastServer> StartAsync() => TestFastServer.StartAsync(o => o.GeneratedCode = generatedCode);
+
+    private TContract Client<TContract>(TestFastServer server)
+        where TContract : class => server.Client<TContract>(new FastClientOptions { GeneratedCode = generatedCode });
 
     [ServiceContract(Namespace = "urn:rpccompare:tests:fast")]
     public interface ITicker
@@ -175,3 +184,7 @@ public sealed class FastCallTests
         }
     }
 }
+
+public sealed class GeneratedFastCallTests() : FastCallTests(generatedCode: true);
+
+public sealed class ReflectionFastCallTests() : FastCallTests(generatedCode: false);

@@ -94,25 +94,7 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
 
         TResult OnCallerThread(FastConnectionPool pool, object?[] args)
         {
-            var cancellation = Cancellation(args);
-            cancellation.ThrowIfCancellationRequested();
-
-            var connection = pool.Rent();
-            TReply reply;
-            var handedOver = false;
-            try
-            {
-                reply = connection.Call<TRequest, TReply>(_contract, _index, description, request(args), streamIn, streamOut, pool, cancellation);
-                // A reply stream keeps the connection until the caller has read it (ReplyStream gives it back).
-                handedOver = streamOut;
-            }
-            finally
-            {
-                if (!handedOver)
-                {
-                    pool.Return(connection);
-                }
-            }
+            var reply = pool.Call<TRequest, TReply>(_contract, _index, description, request(args), streamIn, streamOut, Cancellation(args));
 
             // A one-way call has no reply to read (its TReply is Empty and its result void).
             return description.IsOneWay ? default! : read(reply, args);

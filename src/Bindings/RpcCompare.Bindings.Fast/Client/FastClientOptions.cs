@@ -42,6 +42,16 @@ public sealed class FastClientOptions
     /// the caller's thread on a pooled connection of their own, the lowest-latency way to call.
     /// </summary>
     public FastTaskCalls TaskCalls { get; set; } = FastTaskCalls.Multiplexed;
+
+    /// <summary>
+    /// Call a contract through its generated proxy ([FastContracts], RpcCompare.Fast.Generator) when it
+    /// has one that agrees with the contract model; false uses the reflection proxy (a DispatchProxy
+    /// and compiled expressions), as a contract without generated code does. Defaults to true.
+    /// </summary>
+    public bool GeneratedCode { get; set; } = true;
+
+    /// <summary>A copy of every setting (TLS options shared): what a provider keeps.</summary>
+    internal FastClientOptions Copy() => (FastClientOptions)MemberwiseClone();
 }
 
 /// <summary>How a fast client's Task-returning methods call the server.</summary>

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using RpcCompare.Bindings.Carrying;
+using RpcCompare.Bindings.Fast.Generated;
 using RpcCompare.Bindings.Fast.Push;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Push;
@@ -34,11 +35,7 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
 
         Name = binding;
         // A copy: changing the caller's options later changes nothing for this provider's connections.
-        var given = options ?? new FastClientOptions();
-        _options = new FastClientOptions
-        {
-            MaxMessageSize = given.MaxMessageSize, IdleCheckAfter = given.IdleCheckAfter, SpinWait = given.SpinWait, CallTimeout = given.CallTimeout, TaskCalls = given.TaskCalls, Tls = given.Tls,
-        };
+        _options = (options ?? new FastClientOptions()).Copy();
         FastSpin.ThrowIfInvalid(_options.SpinWait, $"{nameof(FastClientOptions)}.{nameof(FastClientOptions.SpinWait)}");
         if (!Enum.IsDefined(_options.TaskCalls))
         {
@@ -64,7 +61,10 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         }
 
         var endpoint = Parse(address);
-        return FastContractProxy.Create<TContract>(_pools.GetOrAdd(address, static (_, state) => new FastConnectionPool(state.endpoint, state.options), (endpoint, options: _options)));
+        var pool = _pools.GetOrAdd(address, static (_, state) => new FastConnectionPool(state.endpoint, state.options), (endpoint, options: _options));
+        return _options.GeneratedCode && GeneratedContracts.Find(typeof(TContract)).Contract is { } generated
+            ? (TContract)generated.CreateClient(pool)
+            : FastContractProxy.Create<TContract>(pool);
     }
 
     /// <summary>"frames": Notification frames between the replies on the subscriber's connection, each publication framed once for all.</summary>

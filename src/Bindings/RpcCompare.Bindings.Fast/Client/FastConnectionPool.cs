@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using RpcCompare.Bindings.Fast.Transport;
+using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Fast.Client;
 
@@ -46,6 +47,32 @@ internal sealed class FastConnectionPool : IDisposable
         }
 
         _idle.Push(connection);
+    }
+
+    /// <summary>
+    /// One blocking call on a connection of the pool, on the caller's thread: the reply (default for a
+    /// one-way call) or the server's error, thrown. A Stream reply keeps its connection until the caller
+    /// has read it (<see cref="ReplyStream"/> gives it back); any other call returns it at once.
+    /// </summary>
+    public TReply Call<TRequest, TReply>(FastContract contract, int operation, OperationDescription description, TRequest request,
+        bool streamIn, bool streamOut, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        var connection = Rent();
+        var handedOver = false;
+        try
+        {
+            var reply = connection.Call<TRequest, TReply>(contract, operation, description, request, streamIn, streamOut, this, cancellationToken);
+            handedOver = streamOut;
+            return reply;
+        }
+        finally
+        {
+            if (!handedOver)
+            {
+                Return(connection);
+            }
+        }
     }
 
     /// <summary>The connection asynchronous calls share: the current one, or a new one if it failed or the server closed it.</summary>

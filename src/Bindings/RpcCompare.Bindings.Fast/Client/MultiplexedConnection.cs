@@ -64,7 +64,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     /// default result once its request is sent.
     /// </summary>
     public Task<TResult> CallAsync<TRequest, TReply, TResult>(FastContract contract, int operation, OperationDescription description, TRequest request,
-        BodyReader<TReply> readReply, Func<TReply, object?[], TResult> map, object?[] args, CancellationToken cancellationToken)
+        BodyReader<TReply> readReply, Func<TReply, object?[], TResult>? map, object?[] args, CancellationToken cancellationToken)
     {
         return _bound.TryGetValue(contract, out var bound) && bound.IsCompletedSuccessfully
             ? Start(bound.Result.IdOf(operation, description), description, request, readReply, map, args, cancellationToken)
@@ -110,7 +110,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     }
 
     private Task<TResult> Start<TRequest, TReply, TResult>(ushort id, OperationDescription description, TRequest request, BodyReader<TReply> readReply,
-        Func<TReply, object?[], TResult> map, object?[] args, CancellationToken cancellationToken)
+        Func<TReply, object?[], TResult>? map, object?[] args, CancellationToken cancellationToken)
     {
         if (cancellationToken.IsCancellationRequested)
         {

@@ -1,4 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using RpcCompare.Bindings.Fast.Generated;
 using RpcCompare.Protobuf.Mapping;
 using RpcCompare.Push;
 
@@ -14,16 +16,26 @@ internal sealed class FastDispatcher
     private readonly IServedOperation[] _operations;
     private readonly Dictionary<(string Service, string Name), ushort> _ids;
 
-    public FastDispatcher(IServiceProvider services)
+    /// <param name="services">The host's services: its contracts and their implementations.</param>
+    /// <param name="binding">The binding's name, for the log.</param>
+    /// <param name="generatedCode">False serves every contract through the reflection path (<see cref="FastBindingOptions.GeneratedCode"/>).</param>
+    /// <param name="logger">Told once per contract which path serves it.</param>
+    public FastDispatcher(IServiceProvider services, string binding, bool generatedCode, ILogger logger)
     {
         var operations = new List<IServedOperation>();
         foreach (var served in services.GetServices<RpcServiceDescriptor>())
         {
             var implementation = services.GetRequiredService(served.Contract);
-            foreach (var operation in ContractMessages.For(served.Contract).Operations)
+            var generated = generatedCode ? GeneratedContracts.Find(served.Contract) : new GeneratedContracts.Lookup(null, $"generated code turned off ({nameof(FastBindingOptions.GeneratedCode)})");
+            FastServerLog.ServedThrough(logger, binding, served.Contract.Name, served.Contract.Assembly.GetName().Name, generated.Contract is null ? "reflection: " + generated.Reason : "generated code");
+            var model = ContractMessages.For(served.Contract).Operations;
+            for (var i = 0; i < model.Count; i++)
             {
-                operations.Add((IServedOperation)Activator.CreateInstance(
-                    typeof(ServedOperation<,,>).MakeGenericType(served.Contract, operation.Request.Type, operation.Reply.Type), operation, implementation)!);
+                var operation = model[i];
+                operations.Add(generated.Contract is { } code
+                    ? code.Operation(i).Serve(operation, implementation)
+                    : (IServedOperation)Activator.CreateInstance(
+                        typeof(ServedOperation<,,>).MakeGenericType(served.Contract, operation.Request.Type, operation.Reply.Type), operation, implementation)!);
             }
         }
 

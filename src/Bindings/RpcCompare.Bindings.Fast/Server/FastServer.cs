@@ -58,7 +58,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
     {
         _options.ThrowIfInvalidFast();
         FastCarryRules.Instance.ThrowUnlessCarried(Name, _services.GetServices<RpcServiceDescriptor>().Select(static s => s.Contract));
-        _dispatcher = new FastDispatcher(_services);
+        _dispatcher = new FastDispatcher(_services, Name, _options.GeneratedCode, _logger);
         _maxConnections = _options.EffectiveMaxConnections;
         _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} ({_options.Section}:MaxConnections)", _logger);
         var (socket, address) = _listener.Open();

@@ -18,6 +18,9 @@ internal static partial class FastServerLog
     [LoggerMessage(4, LogLevel.Error, "Operation {Operation} on connection {ConnectionId} failed")]
     public static partial void OperationFailed(ILogger logger, Exception exception, string operation, long connectionId);
 
+    [LoggerMessage(6, LogLevel.Information, "Binding {Binding} serves {Contract} ({Assembly}) through {Path}")]
+    public static partial void ServedThrough(ILogger logger, string binding, string contract, string? assembly, string path);
+
     [LoggerMessage(5, LogLevel.Error, "Accepting a {Binding} connection failed; retrying")]
     public static partial void AcceptFailed(ILogger logger, Exception exception, string binding);
 }

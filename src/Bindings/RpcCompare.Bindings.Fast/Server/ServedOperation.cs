@@ -20,9 +20,9 @@ internal interface IServedOperation
 }
 
 /// <summary>
-/// The reflection path: the compiled call every protobuf binding shares (<see cref="ServerCalls{TContract, TRequest, TReply}"/>)
-/// between the frame's body and the reply's. Generated dispatchers (the design's stage 4) replace it
-/// for contracts the generator saw.
+/// One operation between the frame's body and the reply's, through the generated code's call of the
+/// service (RpcCompare.Fast.Generator) or, for a contract without it, the compiled call every protobuf
+/// binding shares (<see cref="ServerCalls{TContract, TRequest, TReply}"/>: the reflection path).
 /// </summary>
 internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOperation
     where TContract : class
@@ -31,16 +31,23 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
 {
     private readonly TContract _service;
     private readonly OperationDescription _description;
-    private readonly Func<TContract, TRequest, CancellationToken, Task<TReply>> _call;
+    private readonly Func<TContract, TRequest, CancellationToken, ValueTask<TReply>> _call;
     private readonly bool _streamIn;
     private readonly bool _streamOut;
     private readonly bool _takesToken;
 
+    /// <summary>The reflection path's operation.</summary>
     public ServedOperation(OperationMessages operation, TContract service)
+        : this(operation, service, Reflected(operation))
+    {
+    }
+
+    /// <summary>An operation whose service is called by <paramref name="call"/> (generated code's).</summary>
+    public ServedOperation(OperationMessages operation, TContract service, Func<TContract, TRequest, CancellationToken, ValueTask<TReply>> call)
     {
         _service = service;
         _description = operation.Description;
-        _call = new ServerCalls<TContract, TRequest, TReply>(operation).Unary();
+        _call = call;
         Key = (operation.ServiceName, operation.Name);
         _streamIn = operation.Request.Shape == MessageShape.Chunks;
         _streamOut = operation.Reply.Shape == MessageShape.Chunks;
@@ -49,6 +56,12 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
     }
 
     public (string Service, string Name) Key { get; }
+
+    private static Func<TContract, TRequest, CancellationToken, ValueTask<TReply>> Reflected(OperationMessages operation)
+    {
+        var call = new ServerCalls<TContract, TRequest, TReply>(operation).Unary();
+        return (service, request, token) => new ValueTask<TReply>(call(service, request, token));
+    }
 
     public void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body)
     {
@@ -90,7 +103,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
             return;
         }
 
-        Task<TReply> task;
+        ValueTask<TReply> task;
         try
         {
             task = _call(_service, request, token);
@@ -107,7 +120,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
             return;
         }
 
-        _ = CompleteAsync(task, connection, callId);
+        _ = CompleteAsync(task.AsTask(), connection, callId);
     }
 
     private void Reply(FastServerConnection connection, uint callId, TReply reply)
