@@ -220,7 +220,8 @@ public sealed class QuickRunTests
     [InlineData("spin", "1,000 µs")]
     [InlineData("no-spin", "= 0 instead")]
     [InlineData("caller-thread", "TaskCalls = OnCallerThread instead of Multiplexed")]
-    public void FastUdsWaitingModes_AreMeasuredBesideIt_AtEveryPingPongSize_WithTheirCpuCost(string variant, string setting)
+    [InlineData("reflection", "GeneratedCode = false: the reflection path")]
+    public void FastUdsKnobs_AreMeasuredBesideIt_AtEveryPingPongSize_WithTheirCpuCost(string variant, string setting)
     {
         foreach (var size in new long[] { 12, 144, 1_728, 20_736, 248_832 })
         {
@@ -254,7 +255,7 @@ public sealed class QuickRunTests
         string[] variants =
         [
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
-            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls",
+            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls", "fast-uds/reflection",
             .. QuickRunCells.InlineIoBindings.Select(b => $"{b}/inline-io"),
             "fast-uds/spin", "fast-uds/no-spin", "fast-uds/caller-thread",
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),

@@ -167,6 +167,15 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         new Dictionary<string, string>(),
         _ => new RpcClientFactory([new FastClientProvider(new FastClientOptions { TaskCalls = FastTaskCalls.OnCallerThread })]));
 
+    /// <summary>fast-uds without its generated code: what RpcCompare.Fast.Generator's proxy and server calls are worth.</summary>
+    public static readonly BindingVariant FastReflection = new(
+        "reflection",
+        $"{FastUdsBindingOptions.SectionName}:{nameof(FastBindingOptions.GeneratedCode)} and FastClientOptions.{nameof(FastClientOptions.GeneratedCode)} = false: the reflection path " +
+        "(a DispatchProxy taking the arguments as an object[], compiled expressions on both sides), as for a contract no [FastContracts] lists, " +
+        "instead of the proxy and server calls RpcCompare.Fast.Generator wrote",
+        new Dictionary<string, string> { [$"{FastUdsBindingOptions.SectionName}__{nameof(FastBindingOptions.GeneratedCode)}"] = "false" },
+        _ => new RpcClientFactory([new FastClientProvider(new FastClientOptions { GeneratedCode = false })]));
+
     /// <summary>The low-latency mode's spin: far longer than a small round trip, far shorter than a second.</summary>
     public static TimeSpan LowLatencySpin => TimeSpan.FromMilliseconds(1);
 

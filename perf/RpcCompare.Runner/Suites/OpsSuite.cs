@@ -14,7 +14,8 @@ internal sealed class OpsSuite : ISuite
 
     /// <summary>
     /// The gRPC bindings once more through protobuf-net.Grpc (the path the product's own replaced) and
-    /// grpc-tcp through ServiceModel.Grpc (the peer library): same-run ratios.
+    /// grpc-tcp through ServiceModel.Grpc (the peer library), the TCP bindings with TLS, and fast-uds
+    /// through its reflection path instead of its generated code: same-run ratios.
     /// </summary>
     public IReadOnlyList<VariantUse> Variants { get; } =
     [
@@ -22,6 +23,7 @@ internal sealed class OpsSuite : ISuite
         new(BindingVariant.GrpcServiceModel, new HashSet<string> { BindingNames.GrpcTcp }),
         new(BindingVariant.Tls, BindingVariant.TcpBindings),
         new(BindingVariant.MutualTls, BindingVariant.TcpBindings),
+        new(BindingVariant.FastReflection, BindingVariant.FastBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)

@@ -16,7 +16,7 @@ internal sealed class PingPongSuite : ISuite
 
     public string Description => "Echo round trips at 12 B to 248,832 B, client allocations per round trip, and the ratio to a native C ping-pong.";
 
-    /// <summary>The raw pipe's second dispatch (replies produced on the I/O thread), what TLS costs per byte on the TCP bindings, and fast-uds's waiting modes and Task calls on the caller's thread.</summary>
+    /// <summary>The raw pipe's second dispatch (replies produced on the I/O thread), what TLS costs per byte on the TCP bindings, and fast-uds's waiting modes, Task calls on the caller's thread and its reflection path (allocations per round trip without generated code).</summary>
     public IReadOnlyList<VariantUse> Variants { get; } =
     [
         new(BindingVariant.InlineCompletions, new HashSet<string> { BindingNames.Pipes }),
@@ -25,6 +25,7 @@ internal sealed class PingPongSuite : ISuite
         new(BindingVariant.FastLowLatency, BindingVariant.FastBindings),
         new(BindingVariant.FastNoSpin, BindingVariant.FastBindings),
         new(BindingVariant.FastCallerThread, BindingVariant.FastBindings),
+        new(BindingVariant.FastReflection, BindingVariant.FastBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)
