@@ -111,7 +111,7 @@ internal static class ContractReader
         var sync = forms.FirstOrDefault(f => f.Model.Form == Form.Sync).Model;
         var task = forms.FirstOrDefault(f => f.Model.Form == Form.Task).Model;
         var valueTask = forms.FirstOrDefault(f => f.Model.Form == Form.ValueTask).Model;
-        var (method, described) = forms.OrderBy(f => f.Model.Form).Select(f => (f.Method, f.Model)).First();
+        var method = forms.OrderBy(f => f.Model.Form).First().Method;
         var symbols = method.Parameters.Where(p => !IsToken(p.Type)).ToList();
         var inputs = symbols.Where(p => p.RefKind != RefKind.Out).ToList();
         var outputs = symbols.Where(p => p.RefKind is RefKind.Out or RefKind.Ref).ToList();

@@ -17,6 +17,7 @@ internal static class ContractWriter
     private const string OrEmpty = "global::RpcCompare.Protobuf.Messages.EmptyCollections.OrEmpty";
     private const string Token = "global::System.Threading.CancellationToken";
 
+
     public static string Write(ContractSet set)
     {
         var code = new CodeText();
@@ -75,7 +76,7 @@ internal static class ContractWriter
         for (var i = 0; i < contract.Operations.Count; i++)
         {
             var operation = contract.Operations[i];
-            code.Line($"new {Runtime}GeneratedOperation<{contract.TypeName}, {MessageType(operation.Request)}, {MessageType(operation.Reply)}>(\"{operation.Name}\", {Describe(operation.Request)}, {Describe(operation.Reply)}, Serve{i}),");
+            code.Line($"new {Runtime}GeneratedOperation<{contract.TypeName}, {operation.Request.Type}, {operation.Reply.Type}>(\"{operation.Name}\", {Describe(operation.Request)}, {Describe(operation.Reply)}, Serve{i}),");
         }
 
         code.Close("};");
@@ -103,8 +104,6 @@ internal static class ContractWriter
         WriteClient(code, contract);
         code.Close();
     }
-
-    private static string MessageType(MessageModel message) => message.Shape == Shape.Envelope ? message.Type : message.Type;
 
     private static string Describe(MessageModel message) => message.Shape switch
     {
@@ -218,6 +217,13 @@ internal static class ContractWriter
     {
         var index = method.Operation;
         var (request, reply) = (operation.Request, operation.Reply);
+        // The reply's local (and lambda parameter): a name none of the method's parameters has.
+        var replyName = "reply";
+        while (method.Parameters.Any(p => p.Name.TrimStart('@') == replyName))
+        {
+            replyName += "_";
+        }
+
         var token = method.Parameters.FirstOrDefault(p => p.Passing == Passing.CancellationToken)?.Name ?? "default";
         var message = request.Shape switch
         {
@@ -228,16 +234,16 @@ internal static class ContractWriter
         var types = $"{request.Type}, {reply.Type}";
         if (method.Form == Form.Sync)
         {
-            var assign = reply.Shape == Shape.Empty && method.Result is null ? "" : "var reply = ";
-            code.Line($"{assign}_client.Call<{types}>({index}, {message}, {token});");
+            var assign = reply.Shape == Shape.Empty && method.Result is null ? "" : $"var {replyName} = ";
+            code.Line($"{assign}this._client.Call<{types}>({index}, {message}, {token});");
             foreach (var output in method.Parameters.Where(p => p.Passing is Passing.Ref or Passing.Out))
             {
-                code.Line($"{output.Name} = {Read("reply", reply.Fields.First(f => f.Name == output.Name))};");
+                code.Line($"{output.Name} = {Read(replyName, reply.Fields.First(f => f.Name == output.Name))};");
             }
 
             if (method.Result is not null)
             {
-                code.Line(reply.Shape == Shape.Envelope ? $"return {Read("reply", reply.Fields[0])};" : "return reply;");
+                code.Line(reply.Shape == Shape.Envelope ? $"return {Read(replyName, reply.Fields[0])};" : $"return {replyName};");
             }
 
             return;
@@ -246,10 +252,10 @@ internal static class ContractWriter
         var (result, map) = (method.Result, reply.Shape) switch
         {
             (null, _) => (Empty, reply.Shape == Shape.Empty ? "null" : $"static (_, _) => {Empty}.Instance"),
-            (_, Shape.Envelope) => (method.Result, $"static (reply, _) => {Read("reply", reply.Fields[0])}"),
+            (_, Shape.Envelope) => (method.Result, $"static ({replyName}, _) => {Read(replyName, reply.Fields[0])}"),
             _ => (method.Result, "null"),
         };
-        var start = $"_client.CallAsync<{types}, {result}>({index}, {message}, {map}, {token})";
+        var start = $"this._client.CallAsync<{types}, {result}>({index}, {message}, {map}, {token})";
         code.Line(method.Form == Form.Task ? $"return {start};" : $"return new {method.ReturnType}({start});");
     }
 

@@ -106,6 +106,35 @@ public sealed class FastContractGeneratorTests
     }
 
     [Fact]
+    public void ParametersNamedAsTheGeneratedCodesOwnNames_StillCompile()
+    {
+        const string source = """
+            using System.ServiceModel;
+            using System.Threading.Tasks;
+
+            namespace Team.Host;
+
+            [ServiceContract]
+            public interface IAwkwardNames
+            {
+                [OperationContract]
+                int Send(int reply, int _client, int result, int request, int service, int cancellationToken, out int reply_, ref string @class);
+
+                [OperationContract]
+                Task<int> EchoAsync(int reply, int _client, int result);
+            }
+
+            [RpcCompare.Bindings.Fast.FastContracts(typeof(IAwkwardNames))]
+            internal sealed partial class Contracts { }
+            """;
+
+        var (output, generated) = GeneratorRun.Run(GeneratorRun.Compile(source));
+
+        Assert.Empty(output.GetDiagnostics().Where(d => d.Severity >= DiagnosticSeverity.Warning));
+        Assert.Contains("IAwkwardNames_Fast", generated, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void ANestedClass_GetsNoCode()
     {
         const string source = """

@@ -21,6 +21,9 @@ public static class EnvelopeTypes
 
     private static readonly object Gate = new();
 
+    // Compiled envelopes registered so far (Register), each once.
+    private static readonly Dictionary<Type, IReadOnlyList<EnvelopeField>> Registered = [];
+
     /// <summary>
     /// Emits a message named <paramref name="protoName"/> with <paramref name="values"/> as fields
     /// 1..n. <paramref name="clrName"/> must be unique in the process (it names the CLR type).
@@ -54,8 +57,6 @@ public static class EnvelopeTypes
             return Registered.TryGetValue(envelope, out var known) ? known : Registered[envelope] = Configure(envelope, protoName: null, fieldNames);
         }
     }
-
-    private static readonly Dictionary<Type, IReadOnlyList<EnvelopeField>> Registered = [];
 
     private static List<EnvelopeField> Configure(Type envelope, string? protoName, IReadOnlyList<string> fieldNames)
     {
