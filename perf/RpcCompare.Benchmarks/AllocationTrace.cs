@@ -3,7 +3,7 @@ using System.Diagnostics.Tracing;
 namespace RpcCompare.Benchmarks;
 
 /// <summary>
-/// `-- --allocation-trace`: which types a pipes round trip allocates, both ends in this process.
+/// `-- --allocation-trace`: which types a pipes or fast-uds round trip allocates, both ends in this process.
 /// MemoryDiagnoser says how many bytes; this says whose. It listens to the runtime's GC
 /// AllocationTick events (one about every 100 KB allocated, naming the type that crossed the
 /// mark), so over many round trips each type's share of the samples is its share of the bytes.
@@ -16,7 +16,9 @@ internal static class AllocationTrace
     public static async Task<int> RunAsync(TextWriter output)
     {
         var benchmarks = new PipeRoundTripBenchmarks();
+        var fast = new FastRoundTripBenchmarks();
         benchmarks.Setup();
+        fast.Setup();
         try
         {
             (string Name, Func<int, Task> RoundTrips)[] cases =
@@ -24,6 +26,10 @@ internal static class AllocationTrace
                 ("System.IO.Pipes streams", n => LoopAsync(benchmarks.PipeStreams, n)),
                 ("pipes binding, Ping", n => LoopAsync(() => new ValueTask<Contracts.PingReply>(benchmarks.PipesBindingPing()), n)),
                 ("pipes binding, EchoBytes 12 B", n => LoopAsync(() => new ValueTask<Contracts.BytesMessage>(benchmarks.PipesBindingEcho()), n)),
+                ("fast-uds, Ping (generated code)", n => LoopAsync(() => new ValueTask<Contracts.PingReply>(fast.FastPing()), n)),
+                ("fast-uds, Ping (reflection path)", n => LoopAsync(() => new ValueTask<Contracts.PingReply>(fast.ReflectionPing()), n)),
+                ("fast-uds, EchoBytes 12 B (generated code)", n => LoopAsync(() => new ValueTask<Contracts.BytesMessage>(fast.FastEcho()), n)),
+                ("fast-uds, EchoBytes 12 B (reflection path)", n => LoopAsync(() => new ValueTask<Contracts.BytesMessage>(fast.ReflectionEcho()), n)),
             ];
             foreach (var (name, roundTrips) in cases)
             {
@@ -45,6 +51,7 @@ internal static class AllocationTrace
         finally
         {
             benchmarks.Cleanup();
+            fast.Cleanup();
         }
     }
 

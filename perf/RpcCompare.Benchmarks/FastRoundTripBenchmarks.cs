@@ -12,9 +12,9 @@ namespace RpcCompare.Benchmarks;
 /// <summary>
 /// fast-uds beside the raw pipe on the same two calls (Ping, a 12-byte echo), one host serving
 /// both over Unix sockets in this process, the pipes echo the baseline: the ratio and the bytes
-/// per round trip (client and server together, MemoryDiagnoser counts every thread) while fast-uds
-/// is not yet in the hosts the runner starts. Product services without file transfer, whose
-/// streams fast-uds does not carry yet.
+/// per round trip (client and server together, MemoryDiagnoser counts every thread). A second
+/// host serves fast-uds through its reflection path (GeneratedCode off on both sides), for what
+/// the generated code is worth (and for --allocation-trace's types).
 /// </summary>
 [MemoryDiagnoser]
 public class FastRoundTripBenchmarks
@@ -28,6 +28,9 @@ public class FastRoundTripBenchmarks
     private IFileService _pipesFiles = null!;
     private IPayloadService _fastPayload = null!;
     private IFileService _fastFiles = null!;
+    private IHost _reflectionHost = null!;
+    private IPayloadService _reflectionPayload = null!;
+    private IFileService _reflectionFiles = null!;
 
     [GlobalSetup]
     public void Setup()
@@ -40,12 +43,25 @@ public class FastRoundTripBenchmarks
         builder.Services.AddFastUdsBinding(configure: o => o.Path = Path.Combine(_directory, "fast.sock"));
         _host = builder.Build();
         _host.Start();
+        var reflection = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        reflection.Logging.SetMinimumLevel(LogLevel.Warning);
+        reflection.Services.AddRpcCompareServices(configure: o => o.Path = Path.Combine(_directory, "data"), only: s_services);
+        reflection.Services.AddFastUdsBinding(configure: o =>
+        {
+            o.Path = Path.Combine(_directory, "fast-reflection.sock");
+            o.GeneratedCode = false;
+        });
+        _reflectionHost = reflection.Build();
+        _reflectionHost.Start();
         var factory = RpcClientFactory.CreateDefault();
         _pipesPayload = factory.Create<IPayloadService>(BindingNames.Pipes, Path.Combine(_directory, "pipes.sock"));
         _pipesFiles = factory.Create<IFileService>(BindingNames.Pipes, Path.Combine(_directory, "pipes.sock"));
         var fast = new FastClientProvider();
         _fastPayload = fast.Create<IPayloadService>(Path.Combine(_directory, "fast.sock"));
         _fastFiles = fast.Create<IFileService>(Path.Combine(_directory, "fast.sock"));
+        var reflectionClients = new FastClientProvider(new FastClientOptions { GeneratedCode = false });
+        _reflectionPayload = reflectionClients.Create<IPayloadService>(Path.Combine(_directory, "fast-reflection.sock"));
+        _reflectionFiles = reflectionClients.Create<IFileService>(Path.Combine(_directory, "fast-reflection.sock"));
     }
 
     [GlobalCleanup]
@@ -55,6 +71,8 @@ public class FastRoundTripBenchmarks
         RpcClientFactory.ReleaseAsync(_pipesFiles).AsTask().GetAwaiter().GetResult();
         _host.StopAsync().GetAwaiter().GetResult();
         _host.Dispose();
+        _reflectionHost.StopAsync().GetAwaiter().GetResult();
+        _reflectionHost.Dispose();
         Directory.Delete(_directory, recursive: true);
     }
 
@@ -69,4 +87,10 @@ public class FastRoundTripBenchmarks
 
     [Benchmark(Description = "fast-uds, Ping")]
     public Task<PingReply> FastPing() => _fastFiles.PingAsync(_ping);
+
+    [Benchmark(Description = "fast-uds reflection path, EchoBytes 12 B")]
+    public Task<BytesMessage> ReflectionEcho() => _reflectionPayload.EchoBytesAsync(_request);
+
+    [Benchmark(Description = "fast-uds reflection path, Ping")]
+    public Task<PingReply> ReflectionPing() => _reflectionFiles.PingAsync(_ping);
 }

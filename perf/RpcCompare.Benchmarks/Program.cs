@@ -4,7 +4,7 @@ using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using RpcCompare.Benchmarks;
 
-// --allocation-trace: which types a pipes round trip allocates (see AllocationTrace).
+// --allocation-trace: which types a pipes or fast-uds round trip allocates (see AllocationTrace).
 if (args.Contains("--allocation-trace"))
 {
     return await AllocationTrace.RunAsync(Console.Out);

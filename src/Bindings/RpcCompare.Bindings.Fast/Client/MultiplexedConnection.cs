@@ -66,15 +66,18 @@ internal sealed partial class MultiplexedConnection : IDisposable
     public Task<TResult> CallAsync<TRequest, TReply, TResult>(FastContract contract, int operation, OperationDescription description, TRequest request,
         BodyReader<TReply> readReply, Func<TReply, object?[], TResult>? map, object?[] args, CancellationToken cancellationToken)
     {
+        // The first call of a contract binds it first; BindThenCallAsync is a method of its own, not a
+        // local function, so its captures are no closure allocated on every call's way through here.
         return _bound.TryGetValue(contract, out var bound) && bound.IsCompletedSuccessfully
             ? Start(bound.Result.IdOf(operation, description), description, request, readReply, map, args, cancellationToken)
-            : BindThenCallAsync();
+            : BindThenCallAsync(contract, operation, description, request, readReply, map, args, cancellationToken);
+    }
 
-        async Task<TResult> BindThenCallAsync()
-        {
-            var bound = await Bind(contract).ConfigureAwait(false);
-            return await Start(bound.IdOf(operation, description), description, request, readReply, map, args, cancellationToken).ConfigureAwait(false);
-        }
+    private async Task<TResult> BindThenCallAsync<TRequest, TReply, TResult>(FastContract contract, int operation, OperationDescription description, TRequest request,
+        BodyReader<TReply> readReply, Func<TReply, object?[], TResult>? map, object?[] args, CancellationToken cancellationToken)
+    {
+        var bound = await Bind(contract).ConfigureAwait(false);
+        return await Start(bound.IdOf(operation, description), description, request, readReply, map, args, cancellationToken).ConfigureAwait(false);
     }
 
     public void Dispose() => Break(new ObjectDisposedException(nameof(MultiplexedConnection), $"The {_binding} client was disposed."));

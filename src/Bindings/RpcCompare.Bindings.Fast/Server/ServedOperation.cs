@@ -68,26 +68,8 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         var token = _takesToken && callId != 0 ? connection.Sender.TokenFor(callId) : CancellationToken.None;
         if (_streamIn)
         {
-            // The service reads the stream while this connection's thread receives it: the call runs on the pool.
-            var inbound = connection.OpenInbound(callId);
-            _ = Task.Run(async () =>
-            {
-                TReply reply;
-                try
-                {
-                    reply = await _call(_service, (TRequest)(object)inbound.Reader, token).ConfigureAwait(false);
-                }
-                catch (Exception e)
-                {
-                    connection.CloseInbound(callId, inbound);
-                    connection.Sender.Error(callId, e, _description);
-                    return;
-                }
-
-                // Before the reply: the connection's thread may be blocked writing chunks the call no longer reads.
-                connection.CloseInbound(callId, inbound);
-                Reply(connection, callId, reply);
-            });
+            // A method of its own: the lambda's captures would otherwise be a closure allocated on every call.
+            DispatchStreamed(connection, callId, token);
             return;
         }
 
@@ -121,6 +103,30 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         }
 
         _ = CompleteAsync(task.AsTask(), connection, callId);
+    }
+
+    /// <summary>The service reads the stream while this connection's thread receives it: the call runs on the pool.</summary>
+    private void DispatchStreamed(FastServerConnection connection, uint callId, CancellationToken token)
+    {
+        var inbound = connection.OpenInbound(callId);
+        _ = Task.Run(async () =>
+        {
+            TReply reply;
+            try
+            {
+                reply = await _call(_service, (TRequest)(object)inbound.Reader, token).ConfigureAwait(false);
+            }
+            catch (Exception e)
+            {
+                connection.CloseInbound(callId, inbound);
+                connection.Sender.Error(callId, e, _description);
+                return;
+            }
+
+            // Before the reply: the connection's thread may be blocked writing chunks the call no longer reads.
+            connection.CloseInbound(callId, inbound);
+            Reply(connection, callId, reply);
+        }, CancellationToken.None); // Not the call's token: a cancelled call still answers (the service sees the token).
     }
 
     private void Reply(FastServerConnection connection, uint callId, TReply reply)
