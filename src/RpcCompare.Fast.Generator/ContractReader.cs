@@ -2,8 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
 using RpcCompare.Fast.Generator.Model;
+using static RpcCompare.Fast.Generator.Symbols;
 
 namespace RpcCompare.Fast.Generator;
 
@@ -50,12 +50,17 @@ internal static class ContractReader
         }
 
         var methods = new List<MethodModel>();
-        var candidates = new List<(IMethodSymbol Method, MethodModel Model, string Name, bool OneWay)>();
+        var candidates = new List<(IMethodSymbol Method, MethodModel Model, string Name)>();
         foreach (var type in new[] { contract }.Concat(contract.AllInterfaces))
         {
             var isContract = Attribute(type, "System.ServiceModel.ServiceContractAttribute") is not null;
-            foreach (var member in type.GetMembers().Where(m => !m.IsStatic && m.IsAbstract))
+            foreach (var member in type.GetMembers().Where(m => m.IsAbstract))
             {
+                if (member.IsStatic)
+                {
+                    throw new NotGeneratedException($"{member.Name} is a static abstract member, which a proxy class cannot implement");
+                }
+
                 if (member is not IMethodSymbol { MethodKind: MethodKind.Ordinary } method)
                 {
                     throw new NotGeneratedException($"{member.Name} is a {member.Kind.ToString().ToLowerInvariant()}; a contract the generator reads has methods only");
@@ -66,6 +71,11 @@ internal static class ContractReader
                     throw new NotGeneratedException($"{method.Name} is generic");
                 }
 
+                if (method.ReturnsByRef || method.ReturnsByRefReadonly || method.ReturnType.IsRefLikeType || method.Parameters.Any(p => p.Type.IsRefLikeType))
+                {
+                    throw new NotGeneratedException($"{method.Name} takes or returns by reference or a ref struct (a Span), which no message can hold");
+                }
+
                 var model = Method(type, method);
                 var operation = isContract ? Attribute(method, "System.ServiceModel.OperationContractAttribute") : null;
                 if (operation is null || Named(operation, "AsyncPattern") is { Value: true })
@@ -74,13 +84,13 @@ internal static class ContractReader
                     methods.Add(model with { Form = Form.NotCalled });
                     if (operation is not null)
                     {
-                        candidates.Add((method, model with { Form = Form.NotCalled }, OperationName(method, operation, Form.NotCalled), false));
+                        candidates.Add((method, model with { Form = Form.NotCalled }, OperationName(method, operation, Form.NotCalled)));
                     }
 
                     continue;
                 }
 
-                candidates.Add((method, model, OperationName(method, operation, model.Form), Named(operation, "IsOneWay") is { Value: true }));
+                candidates.Add((method, model, OperationName(method, operation, model.Form)));
             }
         }
 
@@ -98,6 +108,12 @@ internal static class ContractReader
                 throw new NotGeneratedException($"two methods are operation {group.Key}");
             }
 
+            if (called.Select(c => Signature(c.Model)).Distinct().Count() > 1)
+            {
+                // WCF merges forms by types alone; a form whose names differ would read the wrong fields.
+                throw new NotGeneratedException($"the forms of {group.Key} differ in their parameters' names, types or directions, or in their result");
+            }
+
             var index = operations.Count;
             operations.Add(Operation(group.Key, called));
             methods.AddRange(called.Select(c => c.Model with { Operation = index }));
@@ -106,13 +122,13 @@ internal static class ContractReader
         return new ContractModel(Display(contract), generatedName, operations.ToEquatable(), methods.ToEquatable());
     }
 
-    private static OperationModel Operation(string name, List<(IMethodSymbol Method, MethodModel Model, string Name, bool OneWay)> forms)
+    private static OperationModel Operation(string name, List<(IMethodSymbol Method, MethodModel Model, string Name)> forms)
     {
         var sync = forms.FirstOrDefault(f => f.Model.Form == Form.Sync).Model;
         var task = forms.FirstOrDefault(f => f.Model.Form == Form.Task).Model;
         var valueTask = forms.FirstOrDefault(f => f.Model.Form == Form.ValueTask).Model;
         var method = forms.OrderBy(f => f.Model.Form).First().Method;
-        var symbols = method.Parameters.Where(p => !IsToken(p.Type)).ToList();
+        var symbols = method.Parameters.Where(p => !IsToken(p.Type) || p.RefKind != RefKind.None).ToList();
         var inputs = symbols.Where(p => p.RefKind != RefKind.Out).ToList();
         var outputs = symbols.Where(p => p.RefKind is RefKind.Out or RefKind.Ref).ToList();
         var returns = ResultType(method);
@@ -147,7 +163,7 @@ internal static class ContractReader
             { Count: 0 } => new MessageModel(Shape.Empty, "global::RpcCompare.Protobuf.Messages.EmptyMessage", default),
             { Count: 1 } when streamIn => new MessageModel(Shape.Chunks, Display(inputs[0].Type), default),
             { Count: 1 } when inputs[0].RefKind == RefKind.None && IsMessageClass(inputs[0].Type) => new MessageModel(Shape.Bare, Display(inputs[0].Type), default),
-            _ => new MessageModel(Shape.Envelope, name + "_Request", inputs.Select(p => Field(p.Name, p.Type)).ToEquatable()),
+            _ => new MessageModel(Shape.Envelope, TypeName(name) + "_Request", inputs.Select(p => Field(p.Name, p.Type)).ToEquatable()),
         };
         var resultName = symbols.Any(p => p.Name == "result") ? "return_value" : "result";
         var reply = (returns, outputs.Count) switch
@@ -155,12 +171,21 @@ internal static class ContractReader
             ({ } stream, _) when streamOut => new MessageModel(Shape.Chunks, Display(stream), default),
             (null, 0) => new MessageModel(Shape.Empty, "global::RpcCompare.Protobuf.Messages.EmptyMessage", default),
             ({ } result, 0) when IsMessageClass(result) => new MessageModel(Shape.Bare, Display(result), default),
-            _ => new MessageModel(Shape.Envelope, name + "_Response",
+            _ => new MessageModel(Shape.Envelope, TypeName(name) + "_Response",
                 (returns is null ? [] : new[] { Field(resultName, returns) }).Concat(outputs.Select(p => Field(p.Name, p.Type))).ToEquatable()),
         };
+        if (reply.Fields.GroupBy(f => f.Name).Any(g => g.Count() > 1))
+        {
+            throw new NotGeneratedException($"{name}'s reply would have two fields named {resultName} (a parameter has the result's name)");
+        }
+
         var serverForm = outputs.Count > 0 ? sync! : task ?? valueTask ?? sync!;
-        return new OperationModel(name, forms.Any(f => f.OneWay), request, reply, serverForm, reply.Shape == Shape.Envelope && returns is not null);
+        return new OperationModel(name, request, reply, serverForm, reply.Shape == Shape.Envelope && returns is not null);
     }
+
+    /// <summary>What every form of one operation must share: its values in order (name, type, direction) and its result.</summary>
+    private static string Signature(MethodModel method) =>
+        string.Join(",", method.Parameters.Where(p => p.Passing != Passing.CancellationToken).Select(p => $"{p.Passing} {p.Type} {p.Name}")) + " -> " + (method.Result ?? "void");
 
     private static MethodModel Method(INamedTypeSymbol declaring, IMethodSymbol method)
     {
@@ -184,7 +209,7 @@ internal static class ContractReader
         var parameters = method.Parameters.Select(p => new ParameterModel(
             Identifier(p.Name),
             Display(p.Type),
-            IsToken(p.Type) ? Passing.CancellationToken : p.RefKind switch { RefKind.Out => Passing.Out, RefKind.Ref => Passing.Ref, _ => Passing.In }));
+            IsToken(p.Type) && p.RefKind == RefKind.None ? Passing.CancellationToken : p.RefKind switch { RefKind.Out => Passing.Out, RefKind.Ref => Passing.Ref, _ => Passing.In }));
         return new MethodModel(Display(declaring), Identifier(method.Name), Display(returns), form, result is null ? null : Display(result), parameters.ToEquatable(), -1);
     }
 
@@ -217,66 +242,6 @@ internal static class ContractReader
         };
 
     private static FieldModel Field(string name, ITypeSymbol type) => new(Identifier(name), Display(type), MayBeCollection(type));
-
-    /// <summary>
-    /// A data contract that is a message by itself (RpcCompare.Description's DataContractLayout.IsDataType,
-    /// classes only): [DataContract], or a creatable class that is no collection.
-    /// </summary>
-    private static bool IsMessageClass(ITypeSymbol type)
-    {
-        if (type.TypeKind != TypeKind.Class || type.SpecialType is SpecialType.System_String or SpecialType.System_Object
-            || Is(type, "System.Uri") || IsStream(type) || Inherits(type, "System.Delegate"))
-        {
-            return false;
-        }
-
-        if (type.GetAttributes().Any(a => Is(a.AttributeClass, "System.Runtime.Serialization.DataContractAttribute")))
-        {
-            return true;
-        }
-
-        return !IsEnumerable(type) && !type.IsAbstract && type is INamedTypeSymbol named
-            && named.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility == Accessibility.Public);
-    }
-
-    private static bool MayBeCollection(ITypeSymbol type) =>
-        type.SpecialType != SpecialType.System_String && !(type is IArrayTypeSymbol { ElementType.SpecialType: SpecialType.System_Byte })
-        && (type is IArrayTypeSymbol || IsEnumerable(type));
-
-    private static bool IsEnumerable(ITypeSymbol type) =>
-        Is(type, "System.Collections.IEnumerable") || type.AllInterfaces.Any(i => Is(i, "System.Collections.IEnumerable"));
-
-    private static bool IsStream(ITypeSymbol type) => Is(type, "System.IO.Stream") || Inherits(type, "System.IO.Stream");
-
-    private static bool IsToken(ITypeSymbol type) => Is(type, "System.Threading.CancellationToken");
-
-    private static bool Inherits(ITypeSymbol type, string metadataName)
-    {
-        for (var b = type.BaseType; b is not null; b = b.BaseType)
-        {
-            if (Is(b, metadataName))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    private static bool Is(ISymbol? symbol, string metadataName) =>
-        symbol is INamedTypeSymbol named && named.ContainingNamespace is not null
-        && $"{named.ContainingNamespace.ToDisplayString()}.{named.MetadataName}" == metadataName;
-
-    private static AttributeData? Attribute(ISymbol symbol, string metadataName) =>
-        symbol.GetAttributes().FirstOrDefault(a => Is(a.AttributeClass, metadataName));
-
-    private static TypedConstant? Named(AttributeData attribute, string name) =>
-        attribute.NamedArguments.Where(a => a.Key == name).Select(a => (TypedConstant?)a.Value).FirstOrDefault();
-
-    /// <summary>A type as generated code names it: fully qualified, without nullable reference annotations (the generated file has them off).</summary>
-    private static string Display(ITypeSymbol type) => type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat);
-
-    private static string Identifier(string name) => SyntaxFacts.GetKeywordKind(name) != SyntaxKind.None ? "@" + name : name;
 
     private sealed class NotGeneratedException(string message) : Exception(message);
 }

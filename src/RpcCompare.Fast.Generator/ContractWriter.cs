@@ -1,6 +1,6 @@
 using System.Collections.Generic;
 using System.Linq;
-using System.Text;
+using Microsoft.CodeAnalysis.CSharp;
 using RpcCompare.Fast.Generator.Model;
 
 namespace RpcCompare.Fast.Generator;
@@ -12,11 +12,13 @@ namespace RpcCompare.Fast.Generator;
 /// </summary>
 internal static class ContractWriter
 {
-    private const string Runtime = "global::RpcCompare.Bindings.Fast.Generated.";
-    private const string Empty = "global::RpcCompare.Protobuf.Messages.EmptyMessage";
-    private const string OrEmpty = "global::RpcCompare.Protobuf.Messages.EmptyCollections.OrEmpty";
-    private const string Token = "global::System.Threading.CancellationToken";
+    private static readonly HashSet<string> ObjectMembers =
+        ["ToString", "Equals", "GetHashCode", "GetType", "MemberwiseClone", "Finalize", "ReferenceEquals"];
 
+    internal const string Runtime = "global::RpcCompare.Bindings.Fast.Generated.";
+    internal const string Empty = "global::RpcCompare.Protobuf.Messages.EmptyMessage";
+    private const string OrEmpty = "global::RpcCompare.Protobuf.Messages.EmptyCollections.EmptyIfNull";
+    private const string Token = "global::System.Threading.CancellationToken";
 
     public static string Write(ContractSet set)
     {
@@ -76,7 +78,7 @@ internal static class ContractWriter
         for (var i = 0; i < contract.Operations.Count; i++)
         {
             var operation = contract.Operations[i];
-            code.Line($"new {Runtime}GeneratedOperation<{contract.TypeName}, {operation.Request.Type}, {operation.Reply.Type}>(\"{operation.Name}\", {Describe(operation.Request)}, {Describe(operation.Reply)}, Serve{i}),");
+            code.Line($"new {Runtime}GeneratedOperation<{contract.TypeName}, {operation.Request.Type}, {operation.Reply.Type}>({SymbolDisplay.FormatLiteral(operation.Name, quote: true)}, {Describe(operation.Request)}, {Describe(operation.Reply)}, Serve{i}),");
         }
 
         code.Close("};");
@@ -94,14 +96,15 @@ internal static class ContractWriter
             code.Open($"public sealed class {message.Type}");
             foreach (var field in message.Fields)
             {
-                code.Line($"public {field.Type} {field.Name};");
+                // A value named as one of object's members (a parameter called ToString) hides it: say so, or the compiler warns.
+                code.Line($"public {(ObjectMembers.Contains(field.Name) ? "new " : "")}{field.Type} {field.Name};");
             }
 
             code.Close();
         }
 
         code.Line();
-        WriteClient(code, contract);
+        ProxyWriter.Write(code, contract);
         code.Close();
     }
 
@@ -110,7 +113,7 @@ internal static class ContractWriter
         Shape.Empty => $"{Runtime}GeneratedMessage.Empty",
         Shape.Bare => $"{Runtime}GeneratedMessage.Bare",
         Shape.Chunks => $"{Runtime}GeneratedMessage.Chunks",
-        _ => $"{Runtime}GeneratedMessage.Envelope({string.Join(", ", message.Fields.Select(f => $"\"{f.Name.TrimStart('@')}\""))})",
+        _ => $"{Runtime}GeneratedMessage.Envelope({string.Join(", ", message.Fields.Select(f => SymbolDisplay.FormatLiteral(f.Name.TrimStart('@'), quote: true)))})",
     };
 
     /// <summary>The server's call: the request's values into the method, its result and out/ref values into the reply.</summary>
@@ -142,7 +145,9 @@ internal static class ContractWriter
             }
         }
 
-        var call = $"service.{method.Name}({string.Join(", ", arguments)})";
+        // Called on the interface that declares it: an inherited method may be hidden or ambiguous on the contract itself.
+        var target = method.Declaring == contract.TypeName ? "service" : $"(({method.Declaring})service)";
+        var call = $"{target}.{method.Name}({string.Join(", ", arguments)})";
         var envelope = reply.Shape == Shape.Envelope ? Envelope(operation, "result", p => $"v_{Bare(p)}") : null;
         switch (method.Form)
         {
@@ -181,117 +186,8 @@ internal static class ContractWriter
         return $"new {operation.Reply.Type} {{ {string.Join(", ", fields)} }}";
     }
 
-    private static void WriteClient(CodeText code, ContractModel contract)
-    {
-        code.Open($"private sealed class Client : {contract.TypeName}");
-        code.Line($"private readonly {Runtime}FastGeneratedClient _client;");
-        code.Line();
-        code.Line($"public Client({Runtime}FastGeneratedClient client) => _client = client;");
-        foreach (var method in contract.Methods)
-        {
-            code.Line();
-            var parameters = string.Join(", ", method.Parameters.Select(p => p.Passing switch
-            {
-                Passing.Ref => $"ref {p.Type} {p.Name}",
-                Passing.Out => $"out {p.Type} {p.Name}",
-                _ => $"{p.Type} {p.Name}",
-            }));
-            code.Open($"{method.ReturnType} {method.Declaring}.{method.Name}({parameters})");
-            if (method.Form == Form.NotCalled)
-            {
-                code.Line($"throw new global::System.NotSupportedException(\"{method.Name.TrimStart('@')} is not an operation the fast binding calls (a Begin/End method, or a method without [OperationContract]).\");");
-            }
-            else
-            {
-                WriteCall(code, contract.Operations[method.Operation], method);
-            }
-
-            code.Close();
-        }
-
-        code.Close();
-    }
-
-    /// <summary>One form's call: the request from the arguments, the result and the out and ref values from the reply.</summary>
-    private static void WriteCall(CodeText code, OperationModel operation, MethodModel method)
-    {
-        var index = method.Operation;
-        var (request, reply) = (operation.Request, operation.Reply);
-        // The reply's local (and lambda parameter): a name none of the method's parameters has.
-        var replyName = "reply";
-        while (method.Parameters.Any(p => p.Name.TrimStart('@') == replyName))
-        {
-            replyName += "_";
-        }
-
-        var token = method.Parameters.FirstOrDefault(p => p.Passing == Passing.CancellationToken)?.Name ?? "default";
-        var message = request.Shape switch
-        {
-            Shape.Empty => $"{Empty}.Instance",
-            Shape.Bare or Shape.Chunks => method.Parameters.First(p => p.Passing == Passing.In).Name,
-            _ => $"new {request.Type} {{ {string.Join(", ", request.Fields.Select(f => $"{f.Name} = {f.Name}"))} }}",
-        };
-        var types = $"{request.Type}, {reply.Type}";
-        if (method.Form == Form.Sync)
-        {
-            var assign = reply.Shape == Shape.Empty && method.Result is null ? "" : $"var {replyName} = ";
-            code.Line($"{assign}this._client.Call<{types}>({index}, {message}, {token});");
-            foreach (var output in method.Parameters.Where(p => p.Passing is Passing.Ref or Passing.Out))
-            {
-                code.Line($"{output.Name} = {Read(replyName, reply.Fields.First(f => f.Name == output.Name))};");
-            }
-
-            if (method.Result is not null)
-            {
-                code.Line(reply.Shape == Shape.Envelope ? $"return {Read(replyName, reply.Fields[0])};" : $"return {replyName};");
-            }
-
-            return;
-        }
-
-        var (result, map) = (method.Result, reply.Shape) switch
-        {
-            (null, _) => (Empty, reply.Shape == Shape.Empty ? "null" : $"static (_, _) => {Empty}.Instance"),
-            (_, Shape.Envelope) => (method.Result, $"static ({replyName}, _) => {Read(replyName, reply.Fields[0])}"),
-            _ => (method.Result, "null"),
-        };
-        var start = $"this._client.CallAsync<{types}, {result}>({index}, {message}, {map}, {token})";
-        code.Line(method.Form == Form.Task ? $"return {start};" : $"return new {method.ReturnType}({start});");
-    }
-
     /// <summary>A field as read from a received message: a collection nobody set is empty, never null (EmptyCollections).</summary>
-    private static string Read(string message, FieldModel field) => field.MayBeCollection ? $"{OrEmpty}({message}.{field.Name})" : $"{message}.{field.Name}";
+    internal static string Read(string message, FieldModel field) => field.MayBeCollection ? $"{OrEmpty}({message}.{field.Name})" : $"{message}.{field.Name}";
 
     private static string Bare(string identifier) => identifier.TrimStart('@');
-
-    /// <summary>Indented C# text.</summary>
-    private sealed class CodeText
-    {
-        private readonly StringBuilder _text = new();
-        private int _depth;
-
-        public void Line(string line = "")
-        {
-            _text.Append(line.Length == 0 ? "" : new string(' ', _depth * 4)).Append(line).Append('\n');
-        }
-
-        public void Open(string header)
-        {
-            if (header.Length > 0)
-            {
-                Line(header);
-            }
-
-            Line("{");
-            _depth++;
-        }
-
-        public void Close(string end = "}")
-        {
-            _depth--;
-            Line(end);
-        }
-
-        public override string ToString() => _text.ToString();
-    }
 }

@@ -40,16 +40,29 @@ public sealed class FastContractGenerator : IIncrementalGenerator
             return null;
         }
 
+        // A partial class may carry [FastContracts] on several of its parts, and each part is a node of its own
+        // here: the first such part speaks for the class (every part's attributes, read from the symbol), the others
+        // add nothing, so the class gets one file and each contract one generated class.
+        var attributedParts = set.DeclaringSyntaxReferences
+            .Select(r => r.GetSyntax())
+            .Where(n => n is ClassDeclarationSyntax c && c.AttributeLists.SelectMany(l => l.Attributes).Any(a => a.Name.ToString().Contains("FastContracts")));
+        if (attributedParts.FirstOrDefault() is { } first && first != attributed.TargetNode)
+        {
+            return null;
+        }
+
         var contracts = new List<ContractModel>();
         var skipped = new List<string>();
         var names = new HashSet<string>();
-        foreach (var type in attributed.Attributes.SelectMany(a => a.ConstructorArguments).SelectMany(c => c.Kind == TypedConstantKind.Array ? c.Values : [c]))
+        var listed = set.GetAttributes()
+            .Where(a => a.AttributeClass?.ToDisplayString() == AttributeName)
+            .SelectMany(a => a.ConstructorArguments)
+            .SelectMany(c => c.Kind == TypedConstantKind.Array ? c.Values : [c])
+            .Select(c => c.Value)
+            .OfType<INamedTypeSymbol>()
+            .Distinct<INamedTypeSymbol>(SymbolEqualityComparer.Default);
+        foreach (var contract in listed)
         {
-            if (type.Value is not INamedTypeSymbol contract)
-            {
-                continue;
-            }
-
             var name = contract.Name + "_Fast";
             for (var i = 2; !names.Add(name); i++)
             {

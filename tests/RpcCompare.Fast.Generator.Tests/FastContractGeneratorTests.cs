@@ -135,6 +135,94 @@ public sealed class FastContractGeneratorTests
     }
 
     [Fact]
+    public void LegalContractsThatAreAwkwardForCSharp_StillCompile()
+    {
+        const string source = """
+            using System.ServiceModel;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Team.Host;
+
+            [ServiceContract]
+            public interface IFirst { [OperationContract] int Get(); }
+
+            [ServiceContract]
+            public interface ISecond { [OperationContract(Name = "GetSecond")] int Get(); }
+
+            // Get is ambiguous on IBoth itself: each server call goes through the interface that declares it.
+            [ServiceContract]
+            public interface IBoth : IFirst, ISecond { }
+
+            [ServiceContract]
+            public interface IOddNames
+            {
+                [OperationContract(Name = "get-file \"v2\"")]
+                byte[] Get(string path);
+
+                [OperationContract]
+                int Format(int ToString, int Equals, int GetHashCode);
+
+                [OperationContract]
+                void Keep(ref CancellationToken token);
+            }
+
+            [RpcCompare.Bindings.Fast.FastContracts(typeof(IBoth))]
+            internal sealed partial class Contracts { }
+
+            // A second part of the same class listing more: one file, each contract once.
+            [RpcCompare.Bindings.Fast.FastContracts(typeof(IOddNames), typeof(IBoth))]
+            internal sealed partial class Contracts { }
+            """;
+
+        var (output, generated) = GeneratorRun.Run(GeneratorRun.Compile(source));
+
+        Assert.Empty(output.GetDiagnostics().Where(d => d.Severity >= DiagnosticSeverity.Warning));
+        Assert.DoesNotContain("Not generated", generated, StringComparison.Ordinal);
+        Assert.Equal(["IBoth_Fast", "IOddNames_Fast"], output.GetTypeByMetadataName("Team.Host.Contracts")!.GetTypeMembers().Select(t => t.Name).Order());
+        Assert.Contains("((global::Team.Host.ISecond)service).Get()", generated, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ContractsItCannotWriteCorrectly_AreSkipped_WithTheirReason()
+    {
+        const string source = """
+            using System;
+            using System.ServiceModel;
+            using System.Threading.Tasks;
+
+            namespace Team.Host;
+
+            [ServiceContract]
+            public interface IFormsDiffer { [OperationContract] int Echo(string text); [OperationContract] ValueTask<int> EchoAsync(string message); }
+
+            [ServiceContract]
+            public interface ISpan { [OperationContract] int Sum(ReadOnlySpan<int> values); }
+
+            [ServiceContract]
+            public interface IStaticAbstract { [OperationContract] int Get(); static abstract IStaticAbstract Create(); }
+
+            [ServiceContract]
+            public interface IResultTwice { [OperationContract] int Split(int result, out int return_value); }
+
+            [RpcCompare.Bindings.Fast.FastContracts(typeof(IFormsDiffer), typeof(ISpan), typeof(IStaticAbstract), typeof(IResultTwice))]
+            internal sealed partial class Contracts { }
+            """;
+
+        var (output, generated) = GeneratorRun.Run(GeneratorRun.Compile(source));
+
+        Assert.Empty(output.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+        Assert.Equal(
+            [
+                "IFormsDiffer: the forms of Echo differ in their parameters' names, types or directions, or in their result",
+                "ISpan: Sum takes or returns by reference or a ref struct (a Span), which no message can hold",
+                "IStaticAbstract: Create is a static abstract member, which a proxy class cannot implement",
+                "IResultTwice: Split's reply would have two fields named return_value (a parameter has the result's name)",
+            ],
+            generated.Split('\n').Where(l => l.StartsWith("// Not generated", StringComparison.Ordinal)).Select(l => l[(l.IndexOf("): ", StringComparison.Ordinal) + 3)..]));
+    }
+
+    [Fact]
     public void ANestedClass_GetsNoCode()
     {
         const string source = """

@@ -6,7 +6,7 @@ namespace RpcCompare.Fast.Generator.Tests;
 
 /// <summary>
 /// One compilation of test source against the framework, the fast binding and the contract corpus,
-/// with the generator run on it as the compiler runs it.
+/// with the generator run on it as the compiler runs it, every warning wave on (a consumer's build may have them).
 /// </summary>
 internal static class GeneratorRun
 {
@@ -27,7 +27,7 @@ internal static class GeneratorRun
             "Team.Host",
             sources.Select(s => CSharpSyntaxTree.ParseText(s, Parse)),
             References.Value,
-            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
+            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable, warningLevel: 9999));
 
     public static GeneratorDriver Driver(bool trackSteps = false) =>
         CSharpGeneratorDriver.Create(

@@ -14,9 +14,10 @@ internal sealed record ContractModel(string TypeName, string GeneratedName, Equa
 
 /// <summary>
 /// One operation as WCF names it (Async removed from a Task or ValueTask method, [OperationContract(Name)] kept),
-/// its messages as the protobuf mapping shapes them, and the form of the method the server calls.
+/// its messages as the protobuf mapping shapes them, and the form of the method the server calls. One-way needs
+/// nothing here: the runtime's operation description says it, for generated and reflected calls alike.
 /// </summary>
-internal sealed record OperationModel(string Name, bool IsOneWay, MessageModel Request, MessageModel Reply, MethodModel ServerForm, bool ReplyHasResult);
+internal sealed record OperationModel(string Name, MessageModel Request, MessageModel Reply, MethodModel ServerForm, bool ReplyHasResult);
 
 /// <summary>How a message travels: the runtime's MessageShape by name (Empty, Bare, Envelope, Chunks).</summary>
 internal enum Shape

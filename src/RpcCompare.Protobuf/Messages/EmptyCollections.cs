@@ -49,8 +49,10 @@ public static class EmptyCollections
     /// <summary>
     /// <paramref name="value"/>, or an empty <typeparamref name="T"/> when it is a null collection
     /// (generated code's form of <see cref="OrEmpty(Expression)"/>; anything else is returned as it is).
+    /// Not an overload of OrEmpty: a generic OrEmpty&lt;T&gt; would be the better match for every
+    /// MemberExpression the compiled paths pass, and silently return the expression itself.
     /// </summary>
-    public static T OrEmpty<T>(T value) => value is null && EmptyOf<T>.Make is { } make ? make() : value;
+    public static T EmptyIfNull<T>(T value) => value is null && EmptyOf<T>.Make is { } make ? make() : value;
 
     /// <summary><paramref name="value"/>, or an empty collection in its place when it is a null collection.</summary>
     public static Expression OrEmpty(Expression value) => Of(value.Type) is { } empty ? Expression.Coalesce(value, empty) : value;

@@ -42,7 +42,7 @@ public sealed class AllocationTests
             await call;
         }
 
-        Assert.InRange(allocated / (double)Calls, 0, 288);
+        Assert.InRange(allocated / (double)Calls, 0, 320);
     }
 
     private static double SynchronousCallBytes(IProbe probe)

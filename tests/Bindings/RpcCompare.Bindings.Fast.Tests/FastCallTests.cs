@@ -53,6 +53,16 @@ public abstract class FastCallTests(bool generatedCode)
     }
 
     [Fact]
+    public async Task AnEmptyCollection_ArrivesEmpty_NotNull()
+    {
+        // Protobuf writes nothing for an empty or a null array; the receiving side makes it empty (EmptyCollections).
+        await using var server = await TestFastServer.StartAsync(o => o.GeneratedCode = generatedCode, s => s.AddRpcService<IRenamedOperations, RenamedOperations>());
+        var renamed = Client<IRenamedOperations>(server);
+
+        Assert.Equal((0L, 6L), (await renamed.TotalAsync([]), await renamed.TotalAsync([1, 2, 3])));
+    }
+
+    [Fact]
     public async Task KnownTypes_ArriveAsTheirOwnTypes()
     {
         await using var server = await StartAsync();
@@ -158,8 +168,14 @@ public abstract class FastCallTests(bool generatedCode)
 
     private Task<TestFastServer> StartAsync() => TestFastServer.StartAsync(o => o.GeneratedCode = generatedCode);
 
+    /// <summary>A proxy of the path this class tests: the generated one, or the reflection path's DispatchProxy.</summary>
     private TContract Client<TContract>(TestFastServer server)
-        where TContract : class => server.Client<TContract>(new FastClientOptions { GeneratedCode = generatedCode });
+        where TContract : class
+    {
+        var client = server.Client<TContract>(new FastClientOptions { GeneratedCode = generatedCode });
+        Assert.Equal(!generatedCode, client is System.Reflection.DispatchProxy);
+        return client;
+    }
 
     [ServiceContract(Namespace = "urn:rpccompare:tests:fast")]
     public interface ITicker

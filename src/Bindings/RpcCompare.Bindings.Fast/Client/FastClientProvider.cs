@@ -62,9 +62,20 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
 
         var endpoint = Parse(address);
         var pool = _pools.GetOrAdd(address, static (_, state) => new FastConnectionPool(state.endpoint, state.options), (endpoint, options: _options));
-        return _options.GeneratedCode && GeneratedContracts.Find(typeof(TContract)).Contract is { } generated
-            ? (TContract)generated.CreateClient(pool)
-            : FastContractProxy.Create<TContract>(pool);
+        if (_options.GeneratedCode && GeneratedContracts.Find(typeof(TContract)).Contract is { } generated)
+        {
+            try
+            {
+                return (TContract)generated.CreateClient(pool);
+            }
+            catch (TypeLoadException)
+            {
+                // The contract gained a method since its code was generated (the proxy does not implement it): the
+                // reflection proxy serves every method the contract has now, with the same bytes.
+            }
+        }
+
+        return FastContractProxy.Create<TContract>(pool);
     }
 
     /// <summary>"frames": Notification frames between the replies on the subscriber's connection, each publication framed once for all.</summary>

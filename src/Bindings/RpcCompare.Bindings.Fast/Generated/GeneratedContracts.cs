@@ -19,9 +19,34 @@ internal static class GeneratedContracts
 {
     private static readonly ConcurrentDictionary<Type, Lazy<Lookup>> Lookups = new();
 
-    /// <summary>The contract's checked generated code, or why it has none.</summary>
-    public static Lookup Find(Type contract) =>
-        Lookups.GetOrAdd(contract, static c => new Lazy<Lookup>(() => Look(c))).Value;
+    /// <summary>
+    /// The contract's checked generated code, or why it has none. A miss is not kept: an assembly with
+    /// the code may be loaded later (a library the host references but had not used yet).
+    /// </summary>
+    public static Lookup Find(Type contract)
+    {
+        var lookup = Lookups.GetOrAdd(contract, static c => new Lazy<Lookup>(() => LookSafely(c)));
+        if (lookup.Value.Contract is null && lookup.Value.Missing)
+        {
+            Lookups.TryRemove(new KeyValuePair<Type, Lazy<Lookup>>(contract, lookup));
+        }
+
+        return lookup.Value;
+    }
+
+    /// <summary>Whatever goes wrong finding or checking generated code leaves the reflection path, with the reason.</summary>
+    private static Lookup LookSafely(Type contract)
+    {
+        try
+        {
+            return Look(contract);
+        }
+        catch (Exception e) when (e is TypeLoadException or FileNotFoundException or FileLoadException or BadImageFormatException or MissingMethodException
+            or InvalidCastException or ArgumentException or InvalidOperationException or NotSupportedException or System.Reflection.TargetInvocationException)
+        {
+            return new Lookup(null, $"its generated code could not be loaded ({e.GetType().Name}: {e.Message})");
+        }
+    }
 
     private static Lookup Look(Type contract)
     {
@@ -30,7 +55,7 @@ internal static class GeneratedContracts
             .FirstOrDefault(a => a.Contract == contract);
         if (generated is null)
         {
-            return new Lookup(null, "no generated code ([FastContracts] lists it in no loaded assembly)");
+            return new Lookup(null, "no generated code ([FastContracts] lists it in no loaded assembly)", Missing: true);
         }
 
         var code = (GeneratedFastContract)Activator.CreateInstance(generated.Generated)!;
@@ -128,8 +153,11 @@ internal static class GeneratedContracts
         }
     }
 
-    /// <summary>A contract's generated code, or null and why not (said in the host's log).</summary>
-    internal sealed record Lookup(CheckedContract? Contract, string Reason);
+    /// <summary>
+    /// A contract's generated code, or null and why not (said in the host's log); Missing when none was
+    /// found at all (worth looking again later).
+    /// </summary>
+    internal sealed record Lookup(CheckedContract? Contract, string Reason, bool Missing = false);
 
     /// <summary>Generated code that agrees with the contract model, and which model operation each generated one is.</summary>
     internal sealed class CheckedContract(GeneratedFastContract code, ContractMessages messages, int[] modelIndex)

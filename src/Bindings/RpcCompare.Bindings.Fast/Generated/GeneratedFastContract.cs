@@ -102,8 +102,17 @@ public static class GeneratedServing
     public static ValueTask<EmptyMessage> Empty(Task task) =>
         task.IsCompletedSuccessfully ? new(EmptyMessage.Instance) : AwaitEmpty(task);
 
-    public static ValueTask<EmptyMessage> Empty(ValueTask task) =>
-        task.IsCompletedSuccessfully ? new(EmptyMessage.Instance) : AwaitEmpty(task.AsTask());
+    public static ValueTask<EmptyMessage> Empty(ValueTask task)
+    {
+        if (task.IsCompletedSuccessfully)
+        {
+            // Consumed even when done: a ValueTask over a pooled IValueTaskSource is only released by its result.
+            task.GetAwaiter().GetResult();
+            return new(EmptyMessage.Instance);
+        }
+
+        return AwaitEmpty(task.AsTask());
+    }
 
     /// <summary>A result wrapped in its reply envelope once the method's task completes.</summary>
     public static ValueTask<TReply> Wrap<TResult, TReply>(Task<TResult> task, Func<TResult, TReply> wrap) =>
