@@ -115,7 +115,7 @@ internal sealed class FastClientOperation<TRequest, TReply> : IFastClientOperati
         {
             try
             {
-                return Multiplexed is not null && pool.Options.TaskCalls == FastTaskCalls.Multiplexed
+                return Multiplexed is not null && pool.Multiplexes(streamed: false)
                     ? Multiplexed(pool, args)
                     : Task.FromResult(OnCallerThread(pool, args));
             }

@@ -49,6 +49,9 @@ internal sealed class FastConnectionPool : IDisposable
         _idle.Push(connection);
     }
 
+    /// <summary>Whether a Task form's call goes on the multiplexed connection: unless the options say otherwise, or it is streamed (a stream holds a connection of its own).</summary>
+    public bool Multiplexes(bool streamed) => !streamed && Options.TaskCalls == FastTaskCalls.Multiplexed;
+
     /// <summary>
     /// One blocking call on a connection of the pool, on the caller's thread: the reply (default for a
     /// one-way call) or the server's error, thrown. A Stream reply keeps its connection until the caller

@@ -41,7 +41,7 @@ public sealed class FastGeneratedClient
         var called = _operations[operation];
         try
         {
-            if (!called.StreamIn && !called.StreamOut && _pool.Options.TaskCalls == FastTaskCalls.Multiplexed)
+            if (_pool.Multiplexes(streamed: called.StreamIn || called.StreamOut))
             {
                 return _pool.Multiplexed().CallAsync(_contract, called.Index, called.Description, request, (BodyReader<TReply>)called.ReadReply, map, [], cancellationToken);
             }
