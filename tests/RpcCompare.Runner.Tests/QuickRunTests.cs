@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using RpcCompare.Runner.Reporting;
 using RpcCompare.Testing;
@@ -249,6 +250,11 @@ public sealed class QuickRunTests
         Assert.StartsWith(".NET", environment.GetProperty("dotnet").GetString(), StringComparison.Ordinal);
         Assert.False(environment.GetProperty("pinned").GetBoolean());
         Assert.StartsWith("GC AllocationTick events", environment.GetProperty("hostAllocations").GetString(), StringComparison.Ordinal);
+        // The host's runtimeconfig raises the threshold (large messages die in gen0); the runner here is this test process.
+        Assert.Equal("LOHThreshold=1,048,576 B", environment.GetProperty("hostGc").GetProperty("lohThreshold").GetString());
+        Assert.Equal(string.Create(CultureInfo.InvariantCulture, $"LOHThreshold={GC.GetConfigurationVariables()["LOHThreshold"]:N0} B (runtime default)"),
+            environment.GetProperty("runnerGc").GetProperty("lohThreshold").GetString());
+        Assert.Contains("\"System.GC.LOHThreshold\": 1048576", File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "RpcCompare.Runner.runtimeconfig.json")), StringComparison.Ordinal);
         Assert.Equal(["ops", "shapes", "payload", "pingpong", "breakeven", "scaling", "tuning", "push"], settings.GetProperty("suites").EnumerateArray().Select(s => s.GetString()));
         Assert.True(settings.GetProperty("quick").GetBoolean());
         Assert.Empty(_run.Root.GetProperty("notMeasured").EnumerateArray());

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Runtime;
 using System.Runtime.InteropServices;
 using System.Text.Json;
@@ -30,8 +31,9 @@ internal sealed record EnvironmentInfo(
         ReadFirstLine("/proc/sys/kernel/osrelease") ?? Environment.OSVersion.VersionString,
         RuntimeInformation.FrameworkDescription,
         // The runner's own GC, as the runtime reports it (Batch is the only non-concurrent latency mode).
-        new GcInfo(GCSettings.IsServerGC, GCSettings.LatencyMode == GCLatencyMode.Batch ? "non-concurrent" : "concurrent", DatasMode(AppContext.GetData("System.GC.DynamicAdaptationMode"))),
-        hostStartedHere ? ReadHostGc() : new GcInfo(null, "unknown: the host was started elsewhere", "unknown"),
+        new GcInfo(GCSettings.IsServerGC, GCSettings.LatencyMode == GCLatencyMode.Batch ? "non-concurrent" : "concurrent",
+            DatasMode(AppContext.GetData("System.GC.DynamicAdaptationMode")), RunnerLohThreshold()),
+        hostStartedHere ? ReadHostGc() : new GcInfo(null, "unknown: the host was started elsewhere", "unknown", "unknown"),
         pinned,
         nativeFloor,
         hostAllocations,
@@ -51,14 +53,50 @@ internal sealed record EnvironmentInfo(
         var path = Path.Combine(AppContext.BaseDirectory, "RpcCompare.Host.runtimeconfig.json");
         if (!File.Exists(path))
         {
-            return new GcInfo(null, "unknown: no RpcCompare.Host.runtimeconfig.json next to the runner", "unknown");
+            return new GcInfo(null, "unknown: no RpcCompare.Host.runtimeconfig.json next to the runner", "unknown", "unknown");
         }
 
         using var document = JsonDocument.Parse(File.ReadAllText(path));
         var properties = document.RootElement.GetProperty("runtimeOptions").TryGetProperty("configProperties", out var p) ? p : default;
         bool Flag(string name) => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty(name, out var v) && v.GetBoolean();
         object? Datas() => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty("System.GC.DynamicAdaptationMode", out var v) ? v.GetInt32() : null;
-        return new GcInfo(Flag("System.GC.Server"), Flag("System.GC.Concurrent") ? "concurrent" : "non-concurrent", DatasMode(Datas()));
+        long? Threshold() => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty("System.GC.LOHThreshold", out var v)
+            ? v.ValueKind == JsonValueKind.Number ? v.GetInt64() : long.Parse(v.GetString()!, CultureInfo.InvariantCulture)
+            : null;
+        return new GcInfo(Flag("System.GC.Server"), Flag("System.GC.Concurrent") ? "concurrent" : "non-concurrent", DatasMode(Datas()), HostLohThreshold(Threshold()));
+    }
+
+    /// <summary>The default large-object threshold of the runtime (bytes): arrays from this size go to the large-object heap.</summary>
+    public const long DefaultLohThreshold = 85_000;
+
+    // The runner's own, as its GC took it (runtimeconfig or the environment).
+    private static string RunnerLohThreshold()
+    {
+        var variables = GC.GetConfigurationVariables();
+        var bytes = variables.TryGetValue("LOHThreshold", out var value) ? Convert.ToInt64(value, CultureInfo.InvariantCulture) : DefaultLohThreshold;
+        return LohThreshold(bytes, FromEnvironment() is not null);
+    }
+
+    // The host's: the environment it inherits from the runner wins over its runtimeconfig, as for any GC setting.
+    private static string HostLohThreshold(long? configured) => FromEnvironment() is { } fromEnvironment
+        ? LohThreshold(fromEnvironment, fromEnvironment: true)
+        : LohThreshold(configured ?? DefaultLohThreshold, fromEnvironment: false);
+
+    private static string LohThreshold(long bytes, bool fromEnvironment) =>
+        string.Create(CultureInfo.InvariantCulture, $"LOHThreshold={bytes:N0} B") + (fromEnvironment ? " (environment)" : bytes == DefaultLohThreshold ? " (runtime default)" : "");
+
+    // GC settings in the environment are hexadecimal, with or without 0x.
+    private static long? FromEnvironment()
+    {
+        var text = Environment.GetEnvironmentVariable("DOTNET_GCLOHThreshold");
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return null;
+        }
+
+        text = text.Trim();
+        text = text.StartsWith("0x", StringComparison.OrdinalIgnoreCase) ? text[2..] : text;
+        return long.TryParse(text, NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var bytes) ? bytes : null;
     }
 
     private static string DatasMode(object? value) =>
@@ -69,4 +107,9 @@ internal sealed record EnvironmentInfo(
     private static string? ReadFirstLine(string path) => File.Exists(path) ? File.ReadLines(path).FirstOrDefault()?.Trim() : null;
 }
 
-internal sealed record GcInfo(bool? Server, string Mode, string Datas);
+/// <summary>A process's GC as a reader of the figures needs it.</summary>
+/// <param name="Server">Server GC; null when unknown (a host started elsewhere).</param>
+/// <param name="Mode">Concurrent or not, or why it is unknown.</param>
+/// <param name="Datas">DATAS (dynamic adaptation) and where that was set.</param>
+/// <param name="LohThreshold">From what size arrays go to the large-object heap, and where that was set.</param>
+internal sealed record GcInfo(bool? Server, string Mode, string Datas, string LohThreshold);

@@ -61,7 +61,7 @@ internal static class ReportSummary
             $"the largest deviation was ±{r.WorstDeviation:P1}");
     }
 
-    private static string Gc(GcInfo gc) => gc.Server is { } server ? $"{(server ? "server" : "workstation")}, {gc.Mode}, {gc.Datas}" : gc.Mode;
+    private static string Gc(GcInfo gc) => gc.Server is { } server ? $"{(server ? "server" : "workstation")}, {gc.Mode}, {gc.Datas}, {gc.LohThreshold}" : gc.Mode;
 
     // The stopping rule in words: how far a row's trials may go, and why.
     private static string MoreTrials(RunSettings settings) =>
