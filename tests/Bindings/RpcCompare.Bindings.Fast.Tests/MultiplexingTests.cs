@@ -37,6 +37,20 @@ public sealed class MultiplexingTests
     }
 
     [Fact]
+    public async Task TheSharedConnection_ClosedAsIdleByTheServer_IsReplacedForTheNextCall()
+    {
+        // Its reader does not watch an idle connection: the pool looks before handing it out again.
+        await using var server = await TestFastServer.StartAsync(o => { o.IdleTimeout = TimeSpan.FromMilliseconds(200); o.FrameTimeout = TimeSpan.FromMilliseconds(100); });
+        var probe = server.Client<IProbe>(new FastClientOptions { IdleCheckAfter = TimeSpan.Zero });
+        Assert.Equal(1, await probe.EchoAsync(1).WaitAsync(Settle));
+
+        await Eventually.HoldsAsync(() => server.Log.Matching("closed: idle").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
+
+        Assert.Equal(2, await probe.EchoAsync(2).WaitAsync(Settle));
+        Assert.Equal(3, await probe.EchoAsync(3).WaitAsync(Settle));
+    }
+
+    [Fact]
     public async Task SixtyFourCallersAtOnce_EachGetTheirOwnAnswers_OnOneConnection()
     {
         await using var server = await TestFastServer.StartAsync();

@@ -9,14 +9,17 @@ public sealed class FastClientOptions
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
 
     /// <summary>
-    /// A pooled connection left unused this long is checked (one non-blocking poll) before its next
-    /// call, since the server closes idle connections; a closed one is replaced. Defaults to 1 second.
+    /// A pooled connection (or the one Task calls share) left unused this long is checked (one
+    /// non-blocking poll) before its next call, since the server closes idle connections; a closed one
+    /// is replaced. Defaults to 1 second.
     /// </summary>
     public TimeSpan IdleCheckAfter { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>
     /// How long a call polls its socket for the reply before it blocks in the receive (a blocked
-    /// thread woken by another process pays a wake-up per reply). Zero blocks at once; longer
+    /// thread woken by another process pays a wake-up per reply). A Task call that is the process's
+    /// only one in flight spins as long as the operation's replies have lately taken, up to four times
+    /// this (a large message's reply takes longer than an empty call's). Zero blocks at once; longer
     /// (the low-latency mode, e.g. 1 ms) trades a busy core for latency. Defaults to <see cref="FastSpin.Default"/>.
     /// </summary>
     public TimeSpan SpinWait { get; set; } = FastSpin.Default;

@@ -78,11 +78,11 @@ internal sealed class FastConnectionPool : IDisposable
         }
     }
 
-    /// <summary>The connection asynchronous calls share: the current one, or a new one if it failed or the server closed it.</summary>
+    /// <summary>The connection asynchronous calls share: the current one, or a new one if it failed or the server closed it (looked at once it has been idle for <see cref="FastClientOptions.IdleCheckAfter"/>).</summary>
     public MultiplexedConnection Multiplexed()
     {
         var current = _multiplexed;
-        if (current is { IsBroken: false })
+        if (current is { IsBroken: false } && !current.ClosedWhileIdle(Options.IdleCheckAfter))
         {
             return current;
         }
@@ -90,7 +90,7 @@ internal sealed class FastConnectionPool : IDisposable
         lock (_multiplexedLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_multiplexed is { IsBroken: false } other)
+            if (_multiplexed is { IsBroken: false } other && !other.ClosedWhileIdle(Options.IdleCheckAfter))
             {
                 return other;
             }

@@ -5,14 +5,18 @@ using RpcCompare.Bindings.Fast.Transport;
 namespace RpcCompare.Bindings.Fast.Client;
 
 // Reading answers: whoever holds _readLock reads frames and completes the calls they answer. That is
-// the connection's reader thread, woken by poll() when bytes arrive, or a caller spinning for its
+// the connection's reader thread, woken by poll() when bytes arrive while a call is left to it
+// (ReaderGate), or a caller spinning for its
 // own reply as the process's only call in flight (a leader/follower split: the reply usually arrives
-// within the spin, and the caller then returns a completed task instead of a pool hop per reply).
+// within the spin, and the caller then returns a completed task instead of a pool hop per reply). The
+// spin is as long as the operation's replies have lately taken, within limits (ReplyTimes).
 internal sealed partial class MultiplexedConnection
 {
     private readonly Lock _readLock = new();
     private readonly FrameReader _reader;
     private readonly long _spinTicks;
+    private readonly ReplyTimes _replyTimes = new();
+    private readonly ReaderGate _readerGate = new();
     private SpinBackoff _callerBackoff;
 
     /// <summary>
@@ -35,7 +39,8 @@ internal sealed partial class MultiplexedConnection
             return;
         }
 
-        if (!_readLock.TryEnter())
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        if (!EnterReadLock(call, started))
         {
             return;
         }
@@ -47,7 +52,7 @@ internal sealed partial class MultiplexedConnection
                 return;
             }
 
-            var deadline = System.Diagnostics.Stopwatch.GetTimestamp() + _spinTicks;
+            var deadline = started + _replyTimes.BudgetFor(call.OperationId, _spinTicks);
             while (!call.IsCompleted && !HasEnded)
             {
                 var left = deadline - System.Diagnostics.Stopwatch.GetTimestamp();
@@ -73,14 +78,50 @@ internal sealed partial class MultiplexedConnection
         }
     }
 
-    /// <summary>The reader thread: waits for bytes without holding the read lock (a spinning caller may take them), then reads what has arrived.</summary>
+    /// <summary>
+    /// Takes the read lock for a caller about to spin, waiting up to the spin setting while the reader
+    /// thread holds it: woken by the previous reply's bytes, it takes the lock just after the caller
+    /// that read them, finds nothing, and lets go; a caller that gave up at once would leave its reply to
+    /// the reader and a pool thread (two wake-ups; four calls in ten at 248,832 B here). False when the
+    /// call was answered meanwhile (by the reader) or the wait ran out.
+    /// </summary>
+    private bool EnterReadLock(PendingCall call, long started)
+    {
+        while (!_readLock.TryEnter())
+        {
+            if (call.IsCompleted || System.Diagnostics.Stopwatch.GetTimestamp() - started > _spinTicks)
+            {
+                return false;
+            }
+
+            Thread.SpinWait(10);
+        }
+
+        return true;
+    }
+
+    private bool HasPending
+    {
+        get
+        {
+            lock (_pendingLock)
+            {
+                return _pending.Count > 0;
+            }
+        }
+    }
+
+    /// <summary>
+    /// The reader thread: while some call is left to it (<see cref="ReaderGate"/>), waits for bytes without
+    /// holding the read lock (a spinning caller may take them), then reads what has arrived.
+    /// </summary>
     private void Read()
     {
         try
         {
             // Not IsBroken: after a send failed, the server's last word (the Error refusing an over-limit
             // request) may still be unread, and this thread is the one to read it; only the end stops it.
-            while (!HasEnded)
+            while (!HasEnded && _readerGate.WaitUntilWanted())
             {
                 _socket.Poll(-1, SelectMode.SelectRead);
                 lock (_readLock)
@@ -91,6 +132,16 @@ internal sealed partial class MultiplexedConnection
                     {
                         ReadFrame();
                         ended = false;
+                    }
+                }
+
+                if (!HasPending)
+                {
+                    // Nothing left to read for: wait for a call that needs it (looking again, as one may have come meanwhile).
+                    _readerGate.StandDown();
+                    if (HasPending)
+                    {
+                        _readerGate.Want();
                     }
                 }
             }
@@ -130,6 +181,11 @@ internal sealed partial class MultiplexedConnection
             if (Take(header.CallId) is not { } call)
             {
                 throw new FastProtocolException($"a {header.Kind} frame for call {header.CallId}, which is not waiting for one");
+            }
+
+            if (header.Kind != FrameKind.Bound)
+            {
+                _replyTimes.Record(call.OperationId, System.Diagnostics.Stopwatch.GetTimestamp() - call.SentAt);
             }
 
             if (!call.Answer(header.Kind, body))
@@ -187,6 +243,8 @@ internal sealed partial class MultiplexedConnection
             waiting = [.. _pending.Values];
             _pending.Clear();
         }
+
+        _readerGate.Close();
 
         foreach (var call in waiting)
         {

@@ -32,6 +32,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     private readonly ConcurrentDictionary<FastContract, Task<BoundContract>> _bound = new();
     private readonly Action<PendingCall, CancellationToken> _cancel;
     private uint _lastCallId;
+    private long _lastSent = Environment.TickCount64;
     private Exception? _broken;
     private volatile bool _sendFailed;
 
@@ -43,6 +44,9 @@ internal sealed partial class MultiplexedConnection : IDisposable
         _cancel = RequestCancel;
         _reader = new FrameReader(socket, options.MaxMessageSize);
         _spinTicks = SpinBeforeBlocking.Ticks(options.SpinWait);
+        // Watching from the start: a server that refuses the connection says so at once, and its reason is
+        // then every call's error. The reader stands down after the first reply it reads.
+        _readerGate.Want();
         new Thread(Read, 256 * 1024) { IsBackground = true, Name = $"{_binding} client reader" }.Start();
     }
 
@@ -54,6 +58,14 @@ internal sealed partial class MultiplexedConnection : IDisposable
 
     // Failed for reading too: every waiting call has been failed, nothing more will be read.
     private bool HasEnded => Volatile.Read(ref _broken) is not null;
+
+    /// <summary>
+    /// Whether the server closed this connection (its idle timeout) or said why it would, while no call
+    /// was on it for <paramref name="after"/>: its reader was not watching then (<see cref="ReaderGate"/>),
+    /// so the pool looks (one non-blocking poll) before it hands the connection out again.
+    /// </summary>
+    public bool ClosedWhileIdle(TimeSpan after) =>
+        Environment.TickCount64 - Volatile.Read(ref _lastSent) >= after.TotalMilliseconds && !HasPending && Readable();
 
     public static MultiplexedConnection Connect(FastEndpoint endpoint, FastClientOptions options) => new(endpoint.Connect(), endpoint.Binding, options);
 
@@ -101,6 +113,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
         {
             var call = new PendingReply<BoundContract, BoundContract>(null, FrameKind.Bound, body => BoundContract.Read(body, c));
             Send(call, FrameKind.Bind, 0, static (writer, c) => Body.WriteProtocol(writer, new BindBody { Service = c.ServiceName, Operations = [.. c.OperationNames] }), c);
+            _readerGate.Want();
             return call.Task;
         });
         if (bound.IsFaulted)
@@ -135,6 +148,12 @@ internal sealed partial class MultiplexedConnection : IDisposable
 
         Send(call, FrameKind.Request, id, static (writer, request) => Body.WriteMessage(writer, request), request);
         ReadWhileWaiting(call);
+        if (!call.IsCompleted)
+        {
+            // Not answered within the caller's spin (or it did not spin): the reader thread's to read.
+            _readerGate.Want();
+        }
+
         return call.Task;
     }
 
@@ -158,6 +177,9 @@ internal sealed partial class MultiplexedConnection : IDisposable
             }
 
             call.CallId = NextCallId();
+            call.OperationId = id;
+            // Before the call can be answered: the reader takes it under the same lock.
+            call.SentAt = System.Diagnostics.Stopwatch.GetTimestamp();
             lock (_pendingLock)
             {
                 if (_broken is { } broken || _sendFailed)
@@ -169,6 +191,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
                 _pending.Add(call.CallId, call);
             }
 
+            _lastSent = Environment.TickCount64;
             if (SendLocked(_writer.Complete(kind, id, call.CallId)))
             {
                 call.RequestSent = true;
@@ -196,7 +219,12 @@ internal sealed partial class MultiplexedConnection : IDisposable
             {
                 throw new IOException($"The {_binding} connection failed; the one-way call was not sent.", _broken);
             }
+
+            _lastSent = Environment.TickCount64;
         }
+
+        // No answer comes, but a refusal of it would (an Error for the connection): the reader watches for it.
+        _readerGate.Want();
     }
 
     /// <summary>Runs where the caller's token fired or its timeout passed: Cancel goes out once the request has.</summary>
@@ -240,6 +268,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
                 // connection): the reader fails the calls with that. Our end of the stream tells it we are done, and a
                 // server that never closes its end cannot keep the reader and the waiting calls past the grace period.
                 ShutdownSend();
+                _readerGate.Want();
                 EndAfterGrace();
             }
             else

@@ -25,6 +25,11 @@ internal abstract class PendingCall
     /// <summary>The call's id on its connection; set when its request is written.</summary>
     public uint CallId { get; set; }
 
+    /// <summary>The operation's id on the connection and when its request was written (Stopwatch ticks), for <see cref="ReplyTimes"/>.</summary>
+    public ushort OperationId { get; set; }
+
+    public long SentAt { get; set; }
+
     public OperationDescription? Operation { get; }
 
     /// <summary>The request is out (under the connection's send lock): a Cancel may follow it.</summary>

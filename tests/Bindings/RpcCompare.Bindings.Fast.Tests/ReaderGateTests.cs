@@ -1,0 +1,56 @@
+using RpcCompare.Bindings.Fast.Client;
+
+namespace RpcCompare.Bindings.Fast.Tests;
+
+/// <summary>The multiplexed connection's reader waits on the socket only while a call is left to it, and stops when the connection ends.</summary>
+public sealed class ReaderGateTests
+{
+    private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
+
+    [Fact]
+    public async Task AReaderNotWanted_Waits_UntilACallAsksForIt()
+    {
+        var gate = new ReaderGate();
+        var reader = Task.Run(gate.WaitUntilWanted);
+
+        // Not a proof that it would wait forever, but a reader let through at once is done long before this.
+        await Task.Delay(100);
+        Assert.False(reader.IsCompleted);
+
+        gate.Want();
+        Assert.True(await reader.WaitAsync(Settle));
+        Assert.True(gate.IsWanted);
+    }
+
+    [Fact]
+    public async Task AWantedReader_GoesOn_AndOneThatStoodDown_WaitsAgain()
+    {
+        var gate = new ReaderGate();
+        gate.Want();
+        gate.Want();
+        Assert.True(await Task.Run(gate.WaitUntilWanted).WaitAsync(Settle));
+
+        gate.StandDown();
+        Assert.False(gate.IsWanted);
+        var reader = Task.Run(gate.WaitUntilWanted);
+        await Task.Delay(100);
+        Assert.False(reader.IsCompleted);
+
+        gate.Want();
+        Assert.True(await reader.WaitAsync(Settle));
+    }
+
+    [Fact]
+    public async Task AnEndedConnection_LetsTheReaderGo_WithFalse()
+    {
+        var gate = new ReaderGate();
+        var reader = Task.Run(gate.WaitUntilWanted);
+        await Task.Delay(50);
+
+        gate.Close();
+
+        Assert.False(await reader.WaitAsync(Settle));
+        gate.Want();
+        Assert.False(gate.WaitUntilWanted());
+    }
+}
