@@ -2,7 +2,7 @@ using RpcCompare.Bindings.Fast.Client;
 
 namespace RpcCompare.Bindings.Fast.Tests;
 
-/// <summary>The multiplexed connection's reader waits on the socket only while a call is left to it, and stops when the connection ends.</summary>
+/// <summary>The multiplexed connection's reader waits on the socket while calls are left to it, stands down while callers read their own replies, and stops when the connection ends.</summary>
 public sealed class ReaderGateTests
 {
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
@@ -30,7 +30,8 @@ public sealed class ReaderGateTests
         gate.Want();
         Assert.True(await Task.Run(gate.WaitUntilWanted).WaitAsync(Settle));
 
-        gate.StandDown();
+        gate.CallerRead();
+        Assert.True(gate.StandDownIfCallersRead());
         Assert.False(gate.IsWanted);
         var reader = Task.Run(gate.WaitUntilWanted);
         await Task.Delay(100);
@@ -38,6 +39,25 @@ public sealed class ReaderGateTests
 
         gate.Want();
         Assert.True(await reader.WaitAsync(Settle));
+    }
+
+    [Fact]
+    public void WhileCallsAreLeftToIt_TheReaderKeepsWatching_UntilACallerReadsItsOwnReply()
+    {
+        var gate = new ReaderGate();
+        gate.Want();
+
+        Assert.False(gate.StandDownIfCallersRead());
+        Assert.True(gate.IsWanted);
+
+        gate.CallerRead();
+        // A caller that gave up its spin since: the reader is needed again, and stays.
+        gate.Want();
+        Assert.False(gate.StandDownIfCallersRead());
+
+        gate.CallerRead();
+        Assert.True(gate.StandDownIfCallersRead());
+        Assert.False(gate.IsWanted);
     }
 
     [Fact]

@@ -67,6 +67,7 @@ internal sealed partial class MultiplexedConnection
             }
 
             _callerBackoff.Record(true);
+            _readerGate.CallerRead();
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -135,14 +136,10 @@ internal sealed partial class MultiplexedConnection
                     }
                 }
 
-                if (!HasPending)
+                if (!HasPending && _readerGate.StandDownIfCallersRead() && HasPending)
                 {
-                    // Nothing left to read for: wait for a call that needs it (looking again, as one may have come meanwhile).
-                    _readerGate.StandDown();
-                    if (HasPending)
-                    {
-                        _readerGate.Want();
-                    }
+                    // Stood down as a call came (looking again after standing down, as it may have come meanwhile): it is ours.
+                    _readerGate.Want();
                 }
             }
         }
