@@ -146,22 +146,27 @@ public sealed class HostProcessTests
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        await using var host = HostProcess.Start("--services", "none", "--contracts", SampleServices.AssemblyPath, "--bindings", "wcf-uds,grpc-uds",
+        await using var host = HostProcess.Start("--services", "none", "--contracts", SampleServices.AssemblyPath, "--bindings", "wcf-uds,grpc-uds,fast-uds",
             "--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("sockets"));
 
         var endpoints = await host.WaitForEndpointsAsync(endpointsPath);
         // The client loads the same file the same way, so its proxies implement the interfaces the host serves.
         var calculator = ContractAssembly.Load(SampleServices.AssemblyPath).Services.Single(s => s.Contract.Name == "ICalculator").Contract;
         using var factory = RpcClientFactory.CreateDefault();
-        foreach (var binding in new[] { BindingNames.WcfUds, BindingNames.GrpcUds })
+        foreach (var binding in new[] { BindingNames.WcfUds, BindingNames.GrpcUds, BindingNames.FastUds })
         {
             var proxy = typeof(RpcClientFactory).GetMethod(nameof(RpcClientFactory.Create))!.MakeGenericMethod(calculator).Invoke(factory, [binding, endpoints[binding]])!;
             Assert.Equal(3.5, calculator.GetMethod("Add")!.Invoke(proxy, [1.25, 2.25]));
+            // The sample lists its contracts for the fast binding's generator: its proxy is that code's, not the reflection path's DispatchProxy.
+            Assert.Equal(binding != BindingNames.FastUds, proxy is System.Reflection.DispatchProxy);
             await RpcClientFactory.ReleaseAsync(proxy);
         }
 
         Assert.Contains($"Serving from {SampleServices.AssemblyPath}: RpcCompare.Samples.Services.Calculator.ICalculator (Calculator), RpcCompare.Samples.Services.Orders.IOrderService (OrderService)",
             host.Output, StringComparison.Ordinal);
+        // Generated in the team's assembly, found there by the host's copy of the binding.
+        Assert.Contains("Binding fast-uds serves ICalculator (RpcCompare.Samples.Services) through generated code", host.Output, StringComparison.Ordinal);
+        Assert.Contains("Binding fast-uds serves IOrderService (RpcCompare.Samples.Services) through generated code", host.Output, StringComparison.Ordinal);
         Assert.Equal(0, await host.TerminateAsync());
     }
 
