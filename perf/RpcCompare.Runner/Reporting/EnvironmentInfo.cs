@@ -60,8 +60,8 @@ internal sealed record EnvironmentInfo(
         var properties = document.RootElement.GetProperty("runtimeOptions").TryGetProperty("configProperties", out var p) ? p : default;
         bool Flag(string name) => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty(name, out var v) && v.GetBoolean();
         object? Datas() => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty("System.GC.DynamicAdaptationMode", out var v) ? v.GetInt32() : null;
-        long? Threshold() => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty("System.GC.LOHThreshold", out var v)
-            ? v.ValueKind == JsonValueKind.Number ? v.GetInt64() : long.Parse(v.GetString()!, CultureInfo.InvariantCulture)
+        string? Threshold() => properties.ValueKind == JsonValueKind.Object && properties.TryGetProperty("System.GC.LOHThreshold", out var v)
+            ? v.ValueKind == JsonValueKind.Number ? v.GetRawText() : v.GetString()
             : null;
         return new GcInfo(Flag("System.GC.Server"), Flag("System.GC.Concurrent") ? "concurrent" : "non-concurrent", DatasMode(Datas()), HostLohThreshold(Threshold()));
     }
@@ -78,17 +78,32 @@ internal sealed record EnvironmentInfo(
     }
 
     // The host's: the environment it inherits from the runner wins over its runtimeconfig, as for any GC setting.
-    private static string HostLohThreshold(long? configured) => FromEnvironment() is { } fromEnvironment
-        ? LohThreshold(fromEnvironment, fromEnvironment: true)
-        : LohThreshold(configured ?? DefaultLohThreshold, fromEnvironment: false);
+    private static string HostLohThreshold(string? configured)
+    {
+        if (FromEnvironment() is { } fromEnvironment)
+        {
+            return LohThreshold(fromEnvironment, fromEnvironment: true);
+        }
+
+        if (configured is null)
+        {
+            return LohThreshold(DefaultLohThreshold, fromEnvironment: false);
+        }
+
+        // A number, or a string the runtime reads as decimal or, with 0x, hexadecimal.
+        var hex = configured.StartsWith("0x", StringComparison.OrdinalIgnoreCase);
+        return long.TryParse(hex ? configured[2..] : configured, hex ? NumberStyles.HexNumber : NumberStyles.Integer, CultureInfo.InvariantCulture, out var bytes)
+            ? LohThreshold(bytes, fromEnvironment: false)
+            : $"LOHThreshold={configured} (unread: not a number)";
+    }
 
     private static string LohThreshold(long bytes, bool fromEnvironment) =>
         string.Create(CultureInfo.InvariantCulture, $"LOHThreshold={bytes:N0} B") + (fromEnvironment ? " (environment)" : bytes == DefaultLohThreshold ? " (runtime default)" : "");
 
-    // GC settings in the environment are hexadecimal, with or without 0x.
+    // GC settings in the environment (DOTNET_, or the older COMPlus_) are hexadecimal, with or without 0x.
     private static long? FromEnvironment()
     {
-        var text = Environment.GetEnvironmentVariable("DOTNET_GCLOHThreshold");
+        var text = Environment.GetEnvironmentVariable("DOTNET_GCLOHThreshold") ?? Environment.GetEnvironmentVariable("COMPlus_GCLOHThreshold");
         if (string.IsNullOrWhiteSpace(text))
         {
             return null;

@@ -37,9 +37,25 @@ public sealed class MultiplexingTests
     }
 
     [Fact]
+    public async Task ALiveIdleSharedConnection_IsNotTakenForClosed_NorOneWithACallOnIt()
+    {
+        await using var server = await TestFastServer.StartAsync();
+        using var pool = new FastConnectionPool(FastEndpoint.Parse(BindingNames.FastUds, server.Path), new FastClientOptions());
+        var connection = pool.Multiplexed();
+        var contract = FastContract.For(typeof(IProbe));
+        await connection.CallAsync<EmptyMessage, EmptyMessage, EmptyMessage>(contract, 0, contract.Messages.Operations[0].Description, EmptyMessage.Instance,
+            _ => EmptyMessage.Instance, (reply, _) => reply, [], CancellationToken.None).WaitAsync(Settle);
+
+        Assert.False(connection.ClosedWhileIdle(TimeSpan.Zero));
+        Assert.Same(connection, pool.Multiplexed());
+        Assert.False(connection.ClosedWhileIdle(TimeSpan.FromHours(1)));
+    }
+
+    [Fact]
     public async Task TheSharedConnection_ClosedAsIdleByTheServer_IsReplacedForTheNextCall()
     {
-        // Its reader does not watch an idle connection: the pool looks before handing it out again.
+        // Whichever sees the close first, the reader (if it was watching) or the pool's look before handing the
+        // connection out again (if it had stood down, as it does while callers read their own replies).
         await using var server = await TestFastServer.StartAsync(o => { o.IdleTimeout = TimeSpan.FromMilliseconds(200); o.FrameTimeout = TimeSpan.FromMilliseconds(100); });
         var probe = server.Client<IProbe>(new FastClientOptions { IdleCheckAfter = TimeSpan.Zero });
         Assert.Equal(1, await probe.EchoAsync(1).WaitAsync(Settle));

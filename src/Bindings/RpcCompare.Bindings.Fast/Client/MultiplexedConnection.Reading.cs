@@ -47,7 +47,8 @@ internal sealed partial class MultiplexedConnection
 
         try
         {
-            if (!_callerBackoff.ShouldSpin())
+            // Answered by the reader while this caller waited for the lock: no spin of its own to count.
+            if (call.IsCompleted || !_callerBackoff.ShouldSpin())
             {
                 return;
             }
@@ -63,6 +64,13 @@ internal sealed partial class MultiplexedConnection
                     return;
                 }
 
+                ReadFrame();
+            }
+
+            // Other calls' replies that came in the same receive: the socket no longer shows them, so a reader
+            // in poll() would not wake for them.
+            while (_reader.HasBuffered && HasPending && !HasEnded)
+            {
                 ReadFrame();
             }
 

@@ -18,7 +18,9 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// call in flight reads its own reply for up to the spin budget before it returns its task (see
 /// <see cref="ReadWhileWaiting"/>): a reply that comes that soon completes the task before anyone
 /// awaits it, with no thread-pool hop. A failed connection fails every call waiting on it with the
-/// reason and is replaced by the pool on the next call.
+/// reason and is replaced by the pool on the next call; one the server closed while no call was on it
+/// is found by the pool's look after <see cref="FastClientOptions.IdleCheckAfter"/> (its reader may not
+/// have been watching), so a close within that time of the last call fails the next one.
 /// </remarks>
 internal sealed partial class MultiplexedConnection : IDisposable
 {
@@ -45,7 +47,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
         _reader = new FrameReader(socket, options.MaxMessageSize);
         _spinTicks = SpinBeforeBlocking.Ticks(options.SpinWait);
         // Watching from the start: a server that refuses the connection says so at once, and its reason is
-        // then every call's error. The reader stands down after the first reply it reads.
+        // then every call's error. The reader stands down once callers read their own replies (ReaderGate).
         _readerGate.Want();
         new Thread(Read, 256 * 1024) { IsBackground = true, Name = $"{_binding} client reader" }.Start();
     }
@@ -64,8 +66,19 @@ internal sealed partial class MultiplexedConnection : IDisposable
     /// was on it for <paramref name="after"/>: its reader was not watching then (<see cref="ReaderGate"/>),
     /// so the pool looks (one non-blocking poll) before it hands the connection out again.
     /// </summary>
-    public bool ClosedWhileIdle(TimeSpan after) =>
-        Environment.TickCount64 - Volatile.Read(ref _lastSent) >= after.TotalMilliseconds && !HasPending && Readable();
+    public bool ClosedWhileIdle(TimeSpan after)
+    {
+        if (Environment.TickCount64 - Volatile.Read(ref _lastSent) < after.TotalMilliseconds)
+        {
+            return false;
+        }
+
+        // Under the send lock: no call can be sent meanwhile, so bytes to read with none pending are no reply.
+        lock (_sendLock)
+        {
+            return Environment.TickCount64 - _lastSent >= after.TotalMilliseconds && !HasPending && Readable();
+        }
+    }
 
     public static MultiplexedConnection Connect(FastEndpoint endpoint, FastClientOptions options) => new(endpoint.Connect(), endpoint.Binding, options);
 

@@ -10,8 +10,10 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// wake-up to start watching and another for the bytes.
 /// </summary>
 /// <remarks>
-/// The flag is only read and written under the gate's lock, so a caller's "is anyone reading?" and
-/// the reader's "stand down, then look again for calls" cannot both miss each other.
+/// The wanted flag is only read and written under the gate's lock, so a caller's "is anyone reading?"
+/// and the reader's "stand down, then look again for calls" cannot both miss each other. The
+/// callers-read hint is written without it: a stale value only makes the reader stand down or stay
+/// one round early or late, and the look again after standing down keeps any pending call its own.
 /// </remarks>
 internal sealed class ReaderGate
 {

@@ -36,7 +36,10 @@ internal sealed class ReplyTimes
     /// The spin a call of operation <paramref name="id"/> gets with <paramref name="spinTicks"/> set: a
     /// quarter more than the operation's replies have lately taken, at least the setting and at most
     /// <see cref="MaxStretch"/> times it. A slower operation (a directory read) spins that much and
-    /// fails; the backoff then skips its next spins (1, 2, 4 … 64 of them).
+    /// fails; the connection's backoff then skips its next spins (1, 2, 4 … 64 of them, whichever
+    /// operation they are for). The times run long rather than short (from before the request's send
+    /// to the reply read, a reader's wake-up included when the caller did not read it): within the cap,
+    /// a longer spin that succeeds costs less than a short one that fails.
     /// </summary>
     public long BudgetFor(ushort id, long spinTicks)
     {
