@@ -91,8 +91,7 @@ internal sealed record EnvironmentInfo(
         }
 
         // A number, or a string the runtime reads as decimal or, with 0x, hexadecimal.
-        var hex = configured.StartsWith("0x", StringComparison.OrdinalIgnoreCase);
-        return long.TryParse(hex ? configured[2..] : configured, hex ? NumberStyles.HexNumber : NumberStyles.Integer, CultureInfo.InvariantCulture, out var bytes)
+        return ParseGcNumber(configured, hexadecimal: false) is { } bytes
             ? LohThreshold(bytes, fromEnvironment: false)
             : $"LOHThreshold={configured} (unread: not a number)";
     }
@@ -104,14 +103,17 @@ internal sealed record EnvironmentInfo(
     private static long? FromEnvironment()
     {
         var text = Environment.GetEnvironmentVariable("DOTNET_GCLOHThreshold") ?? Environment.GetEnvironmentVariable("COMPlus_GCLOHThreshold");
-        if (string.IsNullOrWhiteSpace(text))
-        {
-            return null;
-        }
+        return string.IsNullOrWhiteSpace(text) ? null : ParseGcNumber(text, hexadecimal: true);
+    }
 
+    // A GC setting's number: with 0x always hexadecimal, without it as the source reads it; null for anything else.
+    private static long? ParseGcNumber(string text, bool hexadecimal)
+    {
         text = text.Trim();
-        text = text.StartsWith("0x", StringComparison.OrdinalIgnoreCase) ? text[2..] : text;
-        return long.TryParse(text, NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var bytes) ? bytes : null;
+        var prefixed = text.StartsWith("0x", StringComparison.OrdinalIgnoreCase);
+        return long.TryParse(prefixed ? text[2..] : text, prefixed || hexadecimal ? NumberStyles.HexNumber : NumberStyles.Integer, CultureInfo.InvariantCulture, out var bytes)
+            ? bytes
+            : null;
     }
 
     private static string DatasMode(object? value) =>

@@ -1,4 +1,5 @@
 using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Testing;
 
 namespace RpcCompare.Bindings.Fast.Tests;
 
@@ -11,14 +12,13 @@ public sealed class ReaderGateTests
     public async Task AReaderNotWanted_Waits_UntilACallAsksForIt()
     {
         var gate = new ReaderGate();
-        var reader = Task.Run(gate.WaitUntilWanted);
+        var reader = new Reader(gate);
 
-        // Not a proof that it would wait forever, but a reader let through at once is done long before this.
-        await Task.Delay(100);
-        Assert.False(reader.IsCompleted);
+        // Blocked in the gate: a reader let through at once would have ended instead.
+        await reader.BlockedAsync(gate);
 
         gate.Want();
-        Assert.True(await reader.WaitAsync(Settle));
+        Assert.True(reader.Result());
         Assert.True(gate.IsWanted);
     }
 
@@ -28,17 +28,16 @@ public sealed class ReaderGateTests
         var gate = new ReaderGate();
         gate.Want();
         gate.Want();
-        Assert.True(await Task.Run(gate.WaitUntilWanted).WaitAsync(Settle));
+        Assert.True(new Reader(gate).Result());
 
         gate.CallerRead();
         Assert.True(gate.StandDownIfCallersRead());
         Assert.False(gate.IsWanted);
-        var reader = Task.Run(gate.WaitUntilWanted);
-        await Task.Delay(100);
-        Assert.False(reader.IsCompleted);
+        var reader = new Reader(gate);
+        await reader.BlockedAsync(gate);
 
         gate.Want();
-        Assert.True(await reader.WaitAsync(Settle));
+        Assert.True(reader.Result());
     }
 
     [Fact]
@@ -64,13 +63,39 @@ public sealed class ReaderGateTests
     public async Task AnEndedConnection_LetsTheReaderGo_WithFalse()
     {
         var gate = new ReaderGate();
-        var reader = Task.Run(gate.WaitUntilWanted);
-        await Task.Delay(50);
+        var reader = new Reader(gate);
+        await reader.BlockedAsync(gate);
 
         gate.Close();
 
-        Assert.False(await reader.WaitAsync(Settle));
+        Assert.False(reader.Result());
         gate.Want();
         Assert.False(gate.WaitUntilWanted());
+    }
+
+    /// <summary>A reader thread in <see cref="ReaderGate.WaitUntilWanted"/>, watched through the gate's count of waiters rather than by time.</summary>
+    private sealed class Reader
+    {
+        private readonly Thread _thread;
+        private bool? _result;
+
+        public Reader(ReaderGate gate)
+        {
+            _thread = new Thread(() => _result = gate.WaitUntilWanted()) { IsBackground = true, Name = "test reader" };
+            _thread.Start();
+        }
+
+        /// <summary>Until the thread is blocked waiting in the gate (it never is if the gate let it through).</summary>
+        public Task BlockedAsync(ReaderGate gate) => Eventually.HoldsAsync(
+            () => gate.Waiting == 1,
+            Settle,
+            () => $"the reader never waited in the gate: {_thread.ThreadState}, returned {_result?.ToString() ?? "nothing"}");
+
+        /// <summary>What the wait returned, once the thread has ended.</summary>
+        public bool Result()
+        {
+            Assert.True(_thread.Join(Settle), "the reader is still waiting");
+            return _result!.Value;
+        }
     }
 }

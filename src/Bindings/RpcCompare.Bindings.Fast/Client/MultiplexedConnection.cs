@@ -34,6 +34,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
     private readonly ConcurrentDictionary<FastContract, Task<BoundContract>> _bound = new();
     private readonly Action<PendingCall, CancellationToken> _cancel;
     private uint _lastCallId;
+    // When a frame last went out (Environment.TickCount64), under _sendLock; read without it by the idle look's first glance.
     private long _lastSent = Environment.TickCount64;
     private Exception? _broken;
     private volatile bool _sendFailed;
@@ -204,7 +205,6 @@ internal sealed partial class MultiplexedConnection : IDisposable
                 _pending.Add(call.CallId, call);
             }
 
-            _lastSent = Environment.TickCount64;
             if (SendLocked(_writer.Complete(kind, id, call.CallId)))
             {
                 call.RequestSent = true;
@@ -232,8 +232,6 @@ internal sealed partial class MultiplexedConnection : IDisposable
             {
                 throw new IOException($"The {_binding} connection failed; the one-way call was not sent.", _broken);
             }
-
-            _lastSent = Environment.TickCount64;
         }
 
         // No answer comes, but a refusal of it would (an Error for the connection): the reader watches for it.
@@ -269,6 +267,7 @@ internal sealed partial class MultiplexedConnection : IDisposable
         try
         {
             SocketSends.SendAll(_socket, frame);
+            _lastSent = Environment.TickCount64;
             return true;
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)

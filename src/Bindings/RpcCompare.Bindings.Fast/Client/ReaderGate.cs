@@ -21,6 +21,7 @@ internal sealed class ReaderGate
     private bool _wanted;
     private bool _closed;
     private volatile bool _callersRead;
+    private int _waiting;
 
     /// <summary>Whether the reader is reading or about to (for tests).</summary>
     internal bool IsWanted
@@ -30,6 +31,18 @@ internal sealed class ReaderGate
             lock (_gate)
             {
                 return _wanted;
+            }
+        }
+    }
+
+    /// <summary>Readers blocked in <see cref="WaitUntilWanted"/> right now (for tests).</summary>
+    internal int Waiting
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _waiting;
             }
         }
     }
@@ -78,7 +91,9 @@ internal sealed class ReaderGate
         {
             while (!_wanted && !_closed)
             {
+                _waiting++;
                 Monitor.Wait(_gate);
+                _waiting--;
             }
 
             return !_closed;
