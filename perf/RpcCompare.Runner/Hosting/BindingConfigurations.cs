@@ -29,12 +29,14 @@ internal static class BindingConfigurations
         BindingNames.GrpcTcp => "gRPC over TCP, 127.0.0.1. " + GrpcService,
         BindingNames.GrpcUds => "gRPC over a Unix domain socket (Kestrel ListenUnixSocket; client SocketsHttpHandler ConnectCallback). " + GrpcService,
         BindingNames.FastUds =>
-            "RpcCompare's own binding (src/Bindings/RpcCompare.Bindings.Fast), first cut: System.Net.Sockets.Socket on a Unix domain socket, a 12-byte frame header, " +
-            "protobuf-net bodies (the gRPC bindings' messages), proxy and dispatcher built by reflection; server: a blocking accept thread and a thread per " +
-            "connection with blocking receives, each call dispatched inline; client: the contract's Task methods (what the runner calls) multiplexed by call id on " +
-            "one connection per client factory, sent on the caller's thread under a lock; the process's only call in flight reads its own reply for up to " +
-            "the spin below, otherwise the connection's reader thread reads and completes calls on the thread pool (synchronous methods: pooled " +
-            $"connections, one blocking call at a time each); each side polls its socket up to {FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
+            "RpcCompare's own binding (src/Bindings/RpcCompare.Bindings.Fast): System.Net.Sockets.Socket on a Unix domain socket, a 12-byte frame header, " +
+            "protobuf-net bodies (the gRPC bindings' messages), proxy and server calls written per contract by RpcCompare.Fast.Generator (the reflection variant: " +
+            "without them); server: a blocking accept thread and a thread per connection with blocking receives, each call dispatched inline; client: the " +
+            "contract's Task methods (what the runner calls) multiplexed by call id on one connection per client factory, sent on the caller's thread under " +
+            "a lock; the process's only call in flight reads its own reply, waiting up to 1.25 times its operation's recent reply time (1 to 4 times the " +
+            "spin below) while the connection's reader thread stands down; otherwise the reader thread reads and completes calls on the thread pool " +
+            "(synchronous methods: pooled connections, one blocking call at a time each); each side polls its socket up to " +
+            $"{FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
             "max message 16 MiB both sides; no security but the socket file's permissions",
         BindingNames.FastTcp =>
             "fast-uds's frames, server and client over TCP on 127.0.0.1 (TCP_NODELAY both sides, 1 MiB send buffers); plaintext, no TLS; " +
