@@ -43,8 +43,9 @@ ENV RpcCompare__SocketDirectory=/run/rpccompare \
     WcfNetTcp__Port=8808 \
     WcfHttp__Port=8080 \
     GrpcTcp__Port=50051 \
+    FastTcp__Port=8809 \
     DOTNET_GCDynamicAdaptationMode=0
-EXPOSE 8808 8080 50051
+EXPOSE 8808 8809 8080 50051
 USER $APP_UID
 # The health check asks the standard gRPC health service (grpc.health.v1), as a load balancer or
 # orchestrator would; rpcc exits 0 only when the server reports SERVING (over TLS, trusting the

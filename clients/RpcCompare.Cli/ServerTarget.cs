@@ -20,7 +20,7 @@ internal sealed class ServerTarget
 
     private readonly Option<string?> _thumbprint = new("--tls-thumbprint")
     {
-        Description = "Trust the server's certificate by its SHA-256 thumbprint (the host logs it); with --address, turns TLS on for wcf-nettcp.",
+        Description = "Trust the server's certificate by its SHA-256 thumbprint (the host logs it); with --address, turns TLS on for wcf-nettcp and fast-tcp.",
     };
 
     private readonly Option<FileInfo?> _clientCertificate = new("--tls-client-certificate")
@@ -30,7 +30,7 @@ internal sealed class ServerTarget
 
     private readonly Option<FileInfo?> _clientKey = new("--tls-client-key") { Description = "The PEM private key of --tls-client-certificate." };
 
-    private readonly Option<bool> _tls = new("--tls") { Description = "wcf-nettcp with --address: use TLS, trusting certificates this machine trusts (https:// addresses use TLS anyway)." };
+    private readonly Option<bool> _tls = new("--tls") { Description = "wcf-nettcp or fast-tcp with --address: use TLS, trusting certificates this machine trusts (https:// addresses use TLS anyway)." };
 
     public ServerTarget(string bindingDescription)
     {

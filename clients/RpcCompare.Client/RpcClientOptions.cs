@@ -16,8 +16,8 @@ public sealed class RpcClientOptions
 
     /// <summary>
     /// How TLS servers are trusted (a pinned thumbprint, or the system's roots). Setting it turns
-    /// TLS on for wcf-nettcp; wcf-http and grpc-tcp use TLS for an https:// address. Defaults to
-    /// null: plaintext net.tcp. <see cref="Bindings.HostEndpoints.ClientTls"/> gives what a host's endpoints file says.
+    /// TLS on for wcf-nettcp and fast-tcp; wcf-http and grpc-tcp use TLS for an https:// address. Defaults to
+    /// null: plaintext net.tcp and tcp. <see cref="Bindings.HostEndpoints.ClientTls"/> gives what a host's endpoints file says.
     /// </summary>
     public ClientTlsOptions? Tls { get; set; }
 }

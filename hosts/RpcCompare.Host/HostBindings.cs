@@ -48,27 +48,6 @@ internal static class HostBindings
         return [.. names.Distinct(StringComparer.Ordinal)];
     }
 
-    /// <summary>
-    /// The bindings a host whose TCP bindings use TLS can serve: fast-tcp has no TLS, so it is left
-    /// out of "all" (with <paramref name="note"/> saying so) and refused when named.
-    /// </summary>
-    public static IReadOnlyList<string> UnderTls(IReadOnlyList<string> bindings, string requested, out string? note)
-    {
-        note = null;
-        if (!bindings.Contains(BindingNames.FastTcp))
-        {
-            return bindings;
-        }
-
-        if (!IsAll(requested))
-        {
-            throw new ArgumentException($"{BindingNames.FastTcp} has no TLS and cannot be served with --tls; leave it out of --bindings (fast-uds serves the same frames on this machine).");
-        }
-
-        note = $"{BindingNames.FastTcp} is left out: it has no TLS, and this host's TCP bindings use TLS.";
-        return [.. bindings.Where(static b => b != BindingNames.FastTcp)];
-    }
-
     private static bool IsAll(string value) =>
         value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) is [] or ["all"];
 

@@ -61,7 +61,7 @@ internal static class HostCommandLine
           --advertised-host NAME   Host name the endpoints file gives for the TCP bindings
                                    (default: the listen address; 127.0.0.1 for 0.0.0.0).
           --tls                    TLS on every TCP binding (wcf-nettcp, wcf-http as HTTPS, grpc-tcp
-                                   over TLS); fast-tcp has no TLS and is left out. The
+                                   and fast-tcp over TLS). The
                                    certificate: --tls-certificate, or else a self-signed one kept
                                    in the state directory; its SHA-256 thumbprint is logged and
                                    written to the endpoints file.

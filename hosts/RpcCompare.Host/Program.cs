@@ -42,15 +42,6 @@ TransportSecurity security;
 try
 {
     security = HostTls.Create(builder.Configuration, hostOptions);
-    if (security.UsesTls)
-    {
-        bindings = HostBindings.UnderTls(bindings, hostOptions.Bindings, out var note);
-        if (note is not null)
-        {
-            Console.Error.WriteLine($"rpccompare-host: {note}");
-        }
-    }
-
     builder.Services.AddSingleton(UnixPeerPolicy.Parse(hostOptions.AllowedUsers, "--allowed-users"));
 }
 catch (Exception exception) when (exception is InvalidOperationException or IOException or UnauthorizedAccessException or ArgumentException)

@@ -64,7 +64,7 @@ internal static class LoadCommand
         var security = new Option<string?>("--security")
         {
             Description = "How the TCP bindings are secured, comma-separated: plaintext, tls, mtls, or all (default plaintext). Each mode gets a host of its own, " +
-                "one after the other; tls and mtls load only the TCP bindings (wcf-nettcp, wcf-http, grpc-tcp), with the measuring tools' own certificates, " +
+                "one after the other; tls and mtls load only the TCP bindings (wcf-nettcp, wcf-http, grpc-tcp, fast-tcp), with the measuring tools' own certificates, " +
                 "and their rows read grpc-tcp/tls beside grpc-tcp, with the paired ratios in the report. Not with --host (its endpoints file says how it is secured), --soak or --chaos.",
         };
         var output = new Option<DirectoryInfo>("--output", "-o") { Description = "Reports go to OUTPUT/<UTC timestamp>/load/.", DefaultValueFactory = _ => new DirectoryInfo("results") };

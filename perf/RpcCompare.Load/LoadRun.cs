@@ -130,7 +130,7 @@ internal sealed class LoadRun
             var missing = requested.Where(b => !endpoints.ContainsKey(b)).ToList();
             if (missing.Count > 0 && hostEndpoints is not null && _options.Bindings is null)
             {
-                // Without --bindings, a host started elsewhere is loaded on what it serves (a host with TLS serves no fast-tcp).
+                // Without --bindings, a host started elsewhere is loaded on what it serves.
                 _console.MarkupLineInterpolated($"Not loaded: {string.Join(", ", missing)} (the host does not serve them).");
                 requested = [.. requested.Where(endpoints.ContainsKey)];
             }

@@ -11,7 +11,7 @@ using RpcCompare.Testing;
 namespace RpcCompare.Client.Tests;
 
 /// <summary>
-/// Mutual TLS on the three TCP bindings: a client certificate on the host's thumbprint list, or
+/// Mutual TLS on the four TCP bindings: a client certificate on the host's thumbprint list, or
 /// issued by its authority, is served; another certificate, or none, is refused, and the host's
 /// summary line names the certificate it refused.
 /// </summary>
@@ -25,11 +25,11 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
         _fixture = fixture;
     }
 
-    public static TheoryData<string> TlsBindings() => [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp];
+    public static TheoryData<string> TlsBindings() => [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp];
 
     // wcf-nettcp's TLS is WCF's own: a certificate it refuses ends the handshake, which its client
     // reports as a reset (the host's log still names the certificate).
-    public static TheoryData<string> BindingsThatAnswerARefusal() => [BindingNames.WcfHttp, BindingNames.GrpcTcp];
+    public static TheoryData<string> BindingsThatAnswerARefusal() => [BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp];
 
     [Theory]
     [MemberData(nameof(TlsBindings))]
@@ -167,7 +167,7 @@ public sealed class MutualTlsTests : IClassFixture<MutualTlsTests.MutualTlsHost>
             var server = ServerCertificate.Load(new TlsOptions { Enabled = true }, _state.FullPath, ["localhost", "127.0.0.1"]);
             ServerThumbprint = server.Thumbprint;
             var clients = ClientCertificatePolicy.From(new TlsOptions { ClientCertificates = CertificateThumbprint.Of(Listed), ClientCertificateAuthority = _state.PathFor("ca.pem") });
-            Host = await InProcessHost.StartAsync(bindings: [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp], services: ["FileService"], configureServices: services =>
+            Host = await InProcessHost.StartAsync(bindings: [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp], services: ["FileService"], configureServices: services =>
             {
                 services.AddRpcService<ICallShapeService, CallerRecordingShapes>();
                 services.AddSingleton(new TransportSecurity(server, allowInsecure: false, clients));

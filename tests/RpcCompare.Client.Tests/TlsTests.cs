@@ -9,7 +9,7 @@ using RpcCompare.Testing;
 namespace RpcCompare.Client.Tests;
 
 /// <summary>
-/// The three TCP bindings with the host's TLS on: every operation, stream and push works through
+/// The four TCP bindings with the host's TLS on: every operation, stream and push works through
 /// the factory trusting the pinned certificate, exactly as in plaintext; a client that speaks
 /// plaintext, pins another certificate or trusts only the system's roots is refused. Run apart
 /// from the push tests, which count the process's sockets.
@@ -17,7 +17,7 @@ namespace RpcCompare.Client.Tests;
 [Collection(PushTestsRunAlone.Name)]
 public sealed class TlsTests : IClassFixture<TlsTests.TlsHostFixture>
 {
-    private static readonly string[] s_tlsBindings = [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp];
+    private static readonly string[] s_tlsBindings = [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp];
     private readonly TlsHostFixture _fixture;
 
     public TlsTests(TlsHostFixture fixture)
@@ -35,6 +35,8 @@ public sealed class TlsTests : IClassFixture<TlsTests.TlsHostFixture>
         Assert.StartsWith("https://", _fixture.Host.Address(BindingNames.WcfHttp), StringComparison.Ordinal);
         Assert.StartsWith("https://", _fixture.Host.Address(BindingNames.GrpcTcp), StringComparison.Ordinal);
         Assert.StartsWith("net.tcp://", _fixture.Host.Address(BindingNames.WcfNetTcp), StringComparison.Ordinal);
+        // Like net.tcp://, a fast-tcp address cannot say TLS: the client's TLS options do (and the endpoints file's thumbprint).
+        Assert.StartsWith("tcp://", _fixture.Host.Address(BindingNames.FastTcp), StringComparison.Ordinal);
     }
 
     [Theory]

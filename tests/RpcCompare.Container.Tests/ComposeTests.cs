@@ -51,8 +51,7 @@ public sealed class ComposeTests(ContainerImages images)
             var report = Path.Combine(Assert.Single(Directory.GetDirectories(Path.Combine(volume.Output.Trim(), "results"))), "report.json");
             using var document = JsonDocument.Parse(await File.ReadAllTextAsync(report));
             var measured = document.RootElement.GetProperty("measurements").EnumerateArray().Select(m => m.GetProperty("binding").GetString()!).ToHashSet();
-            // Every binding the TLS host serves: all but fast-tcp, which has no TLS (HostContainerTests).
-            Assert.Empty(BindingNames.All.Where(static b => b != BindingNames.FastTcp).Except(measured));
+            Assert.Empty(BindingNames.All.Except(measured));
         }
         finally
         {

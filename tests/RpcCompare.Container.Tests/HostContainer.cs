@@ -46,7 +46,7 @@ internal sealed class HostContainer : IAsyncDisposable
         var volume = new TemporaryDirectory("rpccompare-volume-");
         var name = "rpccompare-test-" + Guid.NewGuid().ToString("N")[..12];
         // The image's fixed TCP ports, published on free ports of this machine's loopback (as compose does on fixed ones).
-        var published = new Dictionary<int, int> { [8808] = FreePort(), [8080] = FreePort(), [50051] = FreePort() };
+        var published = new Dictionary<int, int> { [8808] = FreePort(), [8809] = FreePort(), [8080] = FreePort(), [50051] = FreePort() };
         // The volume is also mounted at its own path, where the sockets are made: the WCF Unix-socket
         // transport dispatches on the socket's full path, so its clients must see the same path as
         // the server. Other clients would reach the sockets at any path. The data root is on the

@@ -10,7 +10,7 @@ namespace RpcCompare.EndToEnd.Tests;
 /// <summary>The host with --tls: its certificate, what it publishes, rpcc through it, and what it refuses to start with.</summary>
 public sealed class HostTlsTests
 {
-    private static readonly string[] s_tcpBindings = [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp];
+    private static readonly string[] s_tcpBindings = [BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp];
 
     [Fact]
     public async Task WithTls_TheHostMakesACertificate_PublishesItsThumbprint_KeepsItAcrossRestarts_AndRpccCallsThroughIt()
@@ -99,21 +99,18 @@ public sealed class HostTlsTests
     }
 
     [Fact]
-    public async Task WithTls_FastTcp_IsLeftOutOfEveryBinding_SayingSo_AndRefusedWhenNamed()
+    public async Task WithTls_EveryBinding_IsServed_FastTcpToo()
     {
         using var directory = new TemporaryDirectory();
         var endpointsPath = directory.PathFor("endpoints.json");
-        await using (var host = HostProcess.Start("--tls", "--state-dir", directory.PathFor("state"), "--socket-dir", directory.PathFor("s"), "--endpoints-file", endpointsPath))
-        {
-            var addresses = await host.WaitForEndpointsAsync(endpointsPath);
-            Assert.Contains("rpccompare-host: fast-tcp is left out: it has no TLS, and this host's TCP bindings use TLS.", host.Output, StringComparison.Ordinal);
-            Assert.DoesNotContain(BindingNames.FastTcp, addresses.Keys);
-            Assert.Contains(BindingNames.FastUds, addresses.Keys);
-        }
+        await using var host = HostProcess.Start("--tls", "--state-dir", directory.PathFor("state"), "--socket-dir", directory.PathFor("s"), "--endpoints-file", endpointsPath);
 
-        await using var named = HostProcess.Start("--tls", "--state-dir", directory.PathFor("state"), "--bindings", $"{BindingNames.GrpcTcp},{BindingNames.FastTcp}");
-        Assert.Equal(2, await named.WaitForExitAsync());
-        Assert.Contains("rpccompare-host: fast-tcp has no TLS and cannot be served with --tls; leave it out of --bindings", named.Output, StringComparison.Ordinal);
+        var addresses = await host.WaitForEndpointsAsync(endpointsPath);
+
+        Assert.Contains(BindingNames.FastTcp, addresses.Keys);
+        Assert.Contains(BindingNames.FastUds, addresses.Keys);
+        var (exitCode, output, error) = await Rpcc.RunAsync(["call", "-b", BindingNames.FastTcp, "-e", endpointsPath, "Ping"]);
+        Assert.Equal((RpccCommands.Ok, "{}\n", ""), (exitCode, output, error));
     }
 
     [Fact]
@@ -122,7 +119,7 @@ public sealed class HostTlsTests
         await using var host = HostProcess.Start("--listen-address", "0.0.0.0", "--bindings", BindingNames.FastTcp);
 
         Assert.Equal(1, await host.WaitForExitAsync());
-        Assert.Contains("rpccompare-host: fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure", host.Output, StringComparison.Ordinal);
+        Assert.Contains("rpccompare-host: fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) without TLS. Start the host with --tls", host.Output, StringComparison.Ordinal);
     }
 
     private static async Task<(int ExitCode, string Output)> HealthAsync(string endpointsPath)

@@ -15,7 +15,7 @@ public sealed class QuickRunTests
     private static readonly string[] s_bindings = QuickRunCells.Bindings;
     private static readonly string[] s_sweeps = ["ReadDirectory, entries n", "WriteAt, writes per call k"];
     private static readonly string[] s_frameworks = QuickRunCells.Frameworks;
-    private static readonly string[] s_tcpBindings = ["wcf-nettcp", "wcf-http", "grpc-tcp"];
+    private static readonly string[] s_tcpBindings = ["wcf-nettcp", "wcf-http", "grpc-tcp", "fast-tcp"];
     private static readonly string[] s_secureVariants = ["tls", "mtls"];
     private readonly QuickRun _run;
 
@@ -261,7 +261,7 @@ public sealed class QuickRunTests
         string[] variants =
         [
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
-            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls", "fast-uds/reflection",
+            "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "fast-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls", "fast-tcp/mtls", "fast-uds/reflection",
             .. QuickRunCells.InlineIoBindings.Select(b => $"{b}/inline-io"),
             "fast-uds/spin", "fast-uds/no-spin", "fast-uds/caller-thread",
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),

@@ -29,9 +29,10 @@ public sealed class BenchSecurity
     /// <summary>No TLS: what every binding does by default on loopback.</summary>
     public static BenchSecurity Plaintext { get; } = new("plaintext", "plaintext, as every binding runs by default on loopback", false, false);
 
-    /// <summary>TLS on wcf-nettcp (SecurityMode.Transport), wcf-http (HTTPS) and grpc-tcp (HTTP/2 over TLS).</summary>
+    /// <summary>TLS on wcf-nettcp (SecurityMode.Transport), wcf-http (HTTPS), grpc-tcp (HTTP/2 over TLS) and fast-tcp (its frames in SslStream).</summary>
     public static BenchSecurity Tls { get; } = new("tls",
-        "TLS on (wcf-nettcp SecurityMode.Transport, wcf-http HTTPS, grpc-tcp HTTP/2 over TLS) instead of plaintext, with a self-signed ECDSA P-256 certificate " +
+        "TLS on (wcf-nettcp SecurityMode.Transport, wcf-http HTTPS, grpc-tcp HTTP/2 over TLS, fast-tcp's frames in SslStream with no spin and every " +
+        "Task call's reply read by the connection's reader thread) instead of plaintext, with a self-signed ECDSA P-256 certificate " +
         "the client pins; the TLS version is the highest both sides' OpenSSL offer", true, false);
 
     /// <summary>As <see cref="Tls"/>, and the client presents a certificate of the tools' own authority, which the host checks on every connection.</summary>
@@ -43,7 +44,7 @@ public sealed class BenchSecurity
     public static IReadOnlyList<BenchSecurity> All { get; } = [Plaintext, Tls, MutualTls];
 
     /// <summary>The bindings TLS applies to (the Unix-socket ones check the peer's user instead).</summary>
-    public static IReadOnlySet<string> TcpBindings { get; } = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp };
+    public static IReadOnlySet<string> TcpBindings { get; } = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.WcfHttp, BindingNames.GrpcTcp, BindingNames.FastTcp };
 
     /// <summary>"plaintext", "tls" or "mtls": the option value and the suffix of a labelled binding (grpc-tcp/tls).</summary>
     public string Name { get; }

@@ -39,7 +39,7 @@ internal static class BindingConfigurations
             $"{FastSpin.Default.TotalMicroseconds:0} µs before a receive blocks (SpinWait; half the cores spin at most); " +
             "max message 16 MiB both sides; no security but the socket file's permissions",
         BindingNames.FastTcp =>
-            "fast-uds's frames, server and client over TCP on 127.0.0.1 (TCP_NODELAY both sides, 1 MiB send buffers); plaintext, no TLS; " +
+            "fast-uds's frames, server and client over TCP on 127.0.0.1 (TCP_NODELAY both sides, 1 MiB send buffers); plaintext (the tls variant: SslStream); " +
             "otherwise as fast-uds (the next column)",
         BindingNames.Pipes =>
             "NamedPipeServerStream/NamedPipeClientStream (a Unix domain socket on Linux), PipeOptions.Asynchronous; hand-written " +

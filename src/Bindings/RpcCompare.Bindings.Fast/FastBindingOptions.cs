@@ -20,7 +20,8 @@ public abstract class FastBindingOptions : ConnectionLimitOptions
     /// <summary>
     /// How long a connection's thread polls its socket for the next request before it blocks in the
     /// receive. Zero blocks at once; longer (the low-latency mode) trades a busy core for latency.
-    /// Half the cores at most spin at once. Defaults to <see cref="FastSpin.Default"/>.
+    /// Half the cores at most spin at once; nothing spins under TLS (fast-tcp with --tls), whose records
+    /// are read ahead of what the socket shows. Defaults to <see cref="FastSpin.Default"/>.
     /// </summary>
     public TimeSpan SpinWait { get; set; } = FastSpin.Default;
 

@@ -5,8 +5,8 @@ using System.Security.Cryptography.X509Certificates;
 namespace RpcCompare.Bindings.Security;
 
 /// <summary>
-/// How a client trusts a TLS server. Setting it turns TLS on for wcf-nettcp (whose net.tcp://
-/// address cannot say so); wcf-http and grpc-tcp use TLS whenever their address is https://.
+/// How a client trusts a TLS server. Setting it turns TLS on for wcf-nettcp and fast-tcp (whose
+/// net.tcp:// and tcp:// addresses cannot say so); wcf-http and grpc-tcp use TLS whenever their address is https://.
 /// </summary>
 public sealed class ClientTlsOptions
 {

@@ -2,7 +2,7 @@ namespace RpcCompare.Bindings.Security;
 
 /// <summary>
 /// The host's TLS settings (section "Tls"): one server certificate for every TCP binding
-/// (wcf-nettcp, wcf-http, grpc-tcp). Unix-socket bindings are not encrypted: they never leave the machine.
+/// (wcf-nettcp, wcf-http, grpc-tcp, fast-tcp). Unix-socket bindings are not encrypted: they never leave the machine.
 /// </summary>
 public sealed class TlsOptions
 {

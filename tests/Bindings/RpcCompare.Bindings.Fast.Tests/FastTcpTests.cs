@@ -1,6 +1,5 @@
 using System.Net;
 using System.Net.Sockets;
-using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Fast.Server;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Security;
@@ -11,8 +10,8 @@ namespace RpcCompare.Bindings.Fast.Tests;
 
 /// <summary>
 /// fast-tcp: the same frames on a TCP port. What differs from fast-uds is tested here (the address,
-/// the caller, no Nagle delay, where it may listen, TLS); the parity, corpus, quota, caller and
-/// flood tests run it beside every other binding.
+/// the caller, no Nagle delay, where it may listen; TLS in <see cref="FastTcpTlsTests"/>); the parity,
+/// corpus, quota, caller and flood tests run it beside every other binding.
 /// </summary>
 public sealed class FastTcpTests
 {
@@ -34,9 +33,9 @@ public sealed class FastTcpTests
         listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         listener.Listen(1);
 
-        using var socket = FastEndpoint.Parse(BindingNames.FastTcp, $"tcp://{listener.LocalEndPoint}").Connect();
+        using var connection = FastEndpoint.Parse(BindingNames.FastTcp, $"tcp://{listener.LocalEndPoint}").Connect();
 
-        Assert.True(socket.NoDelay);
+        Assert.True(connection.Socket.NoDelay);
     }
 
     [Fact]
@@ -52,23 +51,12 @@ public sealed class FastTcpTests
     public async Task EveryAddress_WithoutTls_IsRefused_UnlessPlaintextIsAllowed()
     {
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => TestFastServer.StartTcpAsync(o => o.ListenAddress = "0.0.0.0"));
-        Assert.Equal("fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure to serve plaintext beyond this machine on purpose.", refused.Message);
+        Assert.StartsWith("fast-tcp would listen on 0.0.0.0 (FastTcp:ListenAddress) without TLS. Start the host with --tls", refused.Message, StringComparison.Ordinal);
 
         // Allowed on purpose: it listens on every address and publishes the one that reaches it from this machine.
         await using var server = await TestFastServer.StartTcpAsync(o => o.ListenAddress = "0.0.0.0", new TransportSecurity(null, allowInsecure: true));
         Assert.Matches(@"^tcp://127\.0\.0\.1:\d+$", server.Address);
         Assert.Equal(5.0, server.Client<ICalculator>().Add(2, 3));
-    }
-
-    [Fact]
-    public async Task AHostWithTls_IsRefused_EvenOnLoopback()
-    {
-        using var state = new TemporaryDirectory();
-        var certificate = ServerCertificate.Load(new TlsOptions { Enabled = true }, state.FullPath, ["localhost"]);
-
-        var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => TestFastServer.StartTcpAsync(security: new TransportSecurity(certificate, allowInsecure: false)));
-
-        Assert.StartsWith("fast-tcp has no TLS", refused.Message, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -79,6 +67,16 @@ public sealed class FastTcpTests
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => TestFastServer.StartTcpAsync(o => o.ListenAddress = address));
 
         Assert.StartsWith(expected, refused.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(-1)]
+    public async Task AHandshakeTimeoutThatIsNotPositive_IsRefused(int seconds)
+    {
+        var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => TestFastServer.StartTcpAsync(o => o.HandshakeTimeout = TimeSpan.FromSeconds(seconds)));
+
+        Assert.StartsWith("FastTcp:HandshakeTimeout must be positive", refused.Message, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -101,17 +99,6 @@ public sealed class FastTcpTests
     }
 
     [Fact]
-    public void AClientAskedForTls_IsRefused_RatherThanSendingInPlaintext()
-    {
-        using var provider = new FastClientProvider(BindingNames.FastTcp, new FastClientOptions { Tls = new ClientTlsOptions() });
-
-        var refused = Assert.Throws<NotSupportedException>(() => provider.Create<ICalculator>("tcp://127.0.0.1:5000"));
-
-        Assert.StartsWith("fast-tcp has no TLS, and this client was asked for TLS", refused.Message, StringComparison.Ordinal);
-        Assert.Throws<NotSupportedException>(() => provider.CreatePushClient("tcp://127.0.0.1:5000"));
-    }
-
-    [Fact]
     public async Task TheServer_SendsEachReplyAtOnce_WithoutNaglesDelay()
     {
         using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
@@ -122,7 +109,9 @@ public sealed class FastTcpTests
         using var accepted = await listener.AcceptAsync().Bounded();
         using var incidents = new Limits.ConnectionIncidents(BindingNames.FastTcp, "1", Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance);
 
-        var (caller, denied) = new FastTcpListener(new FastTcpBindingOptions(), TransportSecurity.Plaintext).Accept(accepted, incidents);
+        var fastTcp = new FastTcpListener(new FastTcpBindingOptions(), TransportSecurity.Plaintext);
+        using var transport = fastTcp.Transport(accepted);
+        var (caller, denied) = fastTcp.Accept(transport, incidents);
 
         Assert.True(accepted.NoDelay);
         Assert.Null(denied);

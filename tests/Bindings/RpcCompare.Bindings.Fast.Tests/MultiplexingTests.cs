@@ -247,7 +247,7 @@ public sealed class MultiplexingTests
     // Binds every operation asked for, reads the next frame's header only, answers it QuotaExceeded for the connection.
     private static void AnswerBindThenRefuseTheRequest(Socket accepted)
     {
-        using var reader = new FrameReader(accepted, 64 * 1024);
+        using var reader = new FrameReader(new SocketTransport(accepted), 64 * 1024);
         using var writer = new FrameWriter();
         Assert.True(reader.TryRead(out var bind, out var body));
         var operations = Body.ReadProtocol<BindBody>(body).Operations;

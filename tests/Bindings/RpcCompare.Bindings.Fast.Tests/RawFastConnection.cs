@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Protobuf.Mapping;
 
 namespace RpcCompare.Bindings.Fast.Tests;
@@ -18,7 +19,7 @@ internal sealed class RawFastConnection : IDisposable
     {
         _socket.Connect(new UnixDomainSocketEndPoint(path));
         _socket.ReceiveTimeout = 10_000;
-        _reader = new FrameReader(_socket, 64 * 1024 * 1024);
+        _reader = new FrameReader(new SocketTransport(_socket), 64 * 1024 * 1024);
     }
 
     public Socket Socket => _socket;

@@ -98,7 +98,7 @@ public sealed class SpinBeforeBlockingTests : IAsyncLifetime
         using var pair = SocketPair.Open();
         var asked = false;
         var spinsBefore = SpinBeforeBlocking.Started;
-        using var reader = new FrameReader(pair.Receiver, 1024) { SpinTicks = LongBudget, MaySpin = () =>
+        using var reader = new FrameReader(new SocketTransport(pair.Receiver), 1024) { SpinTicks = LongBudget, MaySpin = () =>
         {
             Volatile.Write(ref asked, true);
             return may;

@@ -12,7 +12,7 @@ namespace RpcCompare.Load.Tests.Scenarios;
 [Collection(NBomberSessions.Name)]
 public sealed class SecuredLoadRunTests : IClassFixture<SecuredLoadRunTests.SecuredLoadRun>
 {
-    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-http", "grpc-tcp"];
+    private static readonly string[] s_bindings = ["wcf-nettcp", "wcf-http", "grpc-tcp", "fast-tcp"];
     private static readonly string[] s_suffixes = ["", "/tls", "/mtls"];
     private static readonly string[] s_securedModes = ["tls", "mtls"];
     private readonly SecuredLoadRun _run;
@@ -63,7 +63,7 @@ public sealed class SecuredLoadRunTests : IClassFixture<SecuredLoadRunTests.Secu
         var (exitCode, console) = await LoadCommandRun.InvokeAsync(["--security", "tls", "--bindings", "wcf-uds", "--quick"]);
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("--security tls applies to the TCP bindings (wcf-nettcp, wcf-http, grpc-tcp); none of the bindings chosen is one.", console, StringComparison.Ordinal);
+        Assert.Contains("--security tls applies to the TCP bindings (wcf-nettcp, wcf-http, grpc-tcp, fast-tcp); none of the bindings chosen is one.", console, StringComparison.Ordinal);
     }
 
     [Theory]

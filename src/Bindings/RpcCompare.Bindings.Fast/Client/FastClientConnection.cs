@@ -13,7 +13,7 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// </summary>
 internal sealed partial class FastClientConnection : IFrameSender, IDisposable
 {
-    private readonly Socket _socket;
+    private readonly FastTransport _transport;
     private readonly FrameReader _reader;
     private readonly FrameWriter _writer = new();
     private readonly FastClientOptions _options;
@@ -21,13 +21,13 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     private readonly Dictionary<FastContract, BoundContract> _bound = [];
     private uint _lastCallId;
 
-    private FastClientConnection(Socket socket, string binding, FastClientOptions options)
+    private FastClientConnection(FastTransport transport, string binding, FastClientOptions options)
     {
-        _socket = socket;
+        _transport = transport;
         _binding = binding;
         _options = options;
         // Stream chunks are up to 64 KiB whatever the message limit; a reply's own limit is checked in Answer.
-        _reader = new FrameReader(socket, Math.Max(options.MaxMessageSize, StreamChunks.Size)) {
+        _reader = new FrameReader(transport, Math.Max(options.MaxMessageSize, StreamChunks.Size)) {
             SpinTicks = SpinBeforeBlocking.Ticks(options.SpinWait),
             // Only the process's one call in flight spins: several callers need the cores to read their replies.
             MaySpin = static () => FastConnectionPool.CallsInFlight.Count <= 1,
@@ -49,7 +49,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     {
         try
         {
-            return _socket.Poll(0, SelectMode.SelectRead);
+            return _transport.Socket.Poll(0, SelectMode.SelectRead);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -98,7 +98,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     public void Dispose()
     {
         IsBroken = true;
-        _socket.Dispose();
+        _transport.Dispose();
         _reader.Dispose();
         _writer.Dispose();
     }
@@ -143,13 +143,18 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     {
         try
         {
-            SocketSends.SendAll(_socket, frame);
+            _transport.Send(frame);
             return true;
         }
         catch (SocketException e)
         {
             IsBroken = true;
-            return _socket.Poll(0, SelectMode.SelectRead) ? false : throw new IOException($"The {_binding} connection failed: {e.Message}", e);
+            return _transport.Socket.Poll(0, SelectMode.SelectRead) ? false : throw new IOException($"The {_binding} connection failed: {e.Message}", e);
+        }
+        catch (FastProtocolException e)
+        {
+            IsBroken = true;
+            throw new IOException($"The {_binding} connection failed: {e.Message}", e);
         }
     }
 

@@ -33,9 +33,12 @@ public sealed class FastClientOptions
     public TimeSpan CallTimeout { get; set; } = Timeout.InfiniteTimeSpan;
 
     /// <summary>
-    /// TLS the caller asked for (as <c>RpcClientOptions.Tls</c> asks it of every TCP binding). fast-tcp
-    /// has none, so it refuses to create a client rather than send in plaintext what was meant to be
-    /// encrypted; fast-uds ignores it, as the other Unix-socket bindings do.
+    /// TLS for fast-tcp (as <c>RpcClientOptions.Tls</c> asks it of every TCP binding): set, every
+    /// connection negotiates TLS and trusts the server as it says (a pinned thumbprint, or the
+    /// system's roots), presenting its client certificate if it has one. TLS reads records ahead of
+    /// what the socket shows, so under it nothing spins on the socket (<see cref="SpinWait"/> does not
+    /// apply) and a multiplexed connection's reader thread reads every reply (a synchronous call still
+    /// blocks for its own). fast-uds ignores it, as the other Unix-socket bindings do. Defaults to null: plaintext.
     /// </summary>
     public ClientTlsOptions? Tls { get; set; }
 

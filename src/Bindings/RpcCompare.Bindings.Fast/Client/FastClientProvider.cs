@@ -9,7 +9,8 @@ namespace RpcCompare.Bindings.Fast.Client;
 
 /// <summary>
 /// Creates clients of one fast binding: fast-uds, whose address is the server's socket path, or
-/// fast-tcp, whose address is tcp://host:port (<see cref="FastEndpoint"/>). Proxies of one address from
+/// fast-tcp, whose address is tcp://host:port (<see cref="FastEndpoint"/>), in TLS when the options
+/// carry <see cref="FastClientOptions.Tls"/>. Proxies of one address from
 /// one provider share its connections (<see cref="FastConnectionPool"/>), which the provider closes
 /// when disposed; a push client has a connection of its own.
 /// </summary>
@@ -97,11 +98,5 @@ public sealed class FastClientProvider : IBindingClientProvider, IPushClientProv
         }
     }
 
-    private FastEndpoint Parse(string address)
-    {
-        var endpoint = FastEndpoint.Parse(Name, address);
-        return Name == BindingNames.FastTcp && _options.Tls is not null
-            ? throw new NotSupportedException($"fast-tcp has no TLS, and this client was asked for TLS (RpcClientOptions.Tls): nothing is sent to {address} in plaintext. Use a binding with TLS, or no TLS options.")
-            : endpoint;
-    }
+    private FastEndpoint Parse(string address) => FastEndpoint.Parse(Name, address, _options.Tls);
 }

@@ -128,6 +128,12 @@ internal sealed partial class MultiplexedConnection
     {
         try
         {
+            if (!_transport.SocketShowsEverything)
+            {
+                ReadEverything();
+                return;
+            }
+
             // Not IsBroken: after a send failed, the server's last word (the Error refusing an over-limit
             // request) may still be unread, and this thread is the one to read it; only the end stops it.
             while (!HasEnded && _readerGate.WaitUntilWanted())
@@ -161,6 +167,22 @@ internal sealed partial class MultiplexedConnection
             lock (_readLock)
             {
                 _reader.Dispose();
+            }
+        }
+    }
+
+    /// <summary>
+    /// The reader thread of a transport whose socket does not show every byte to read (TLS, which reads
+    /// records ahead): a reader asleep in poll() could miss a reply already read ahead, so this one blocks
+    /// in the receive and reads every frame; callers never read (they do not spin: <c>_spinTicks</c> is 0).
+    /// </summary>
+    private void ReadEverything()
+    {
+        while (!HasEnded)
+        {
+            lock (_readLock)
+            {
+                ReadFrame();
             }
         }
     }
@@ -266,6 +288,6 @@ internal sealed partial class MultiplexedConnection
             // Already gone.
         }
 
-        _socket.Dispose();
+        _transport.Dispose();
     }
 }

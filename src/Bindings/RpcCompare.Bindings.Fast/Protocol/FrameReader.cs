@@ -5,7 +5,7 @@ using RpcCompare.Bindings.Fast.Transport;
 namespace RpcCompare.Bindings.Fast.Protocol;
 
 /// <summary>
-/// Reads frames from a socket with blocking receives into one 64 KiB buffer: a receive takes what
+/// Reads frames from a connection (<see cref="FastTransport"/>) with blocking receives into one 64 KiB buffer: a receive takes what
 /// has arrived, often several small frames, and each is parsed in place. A body larger than the
 /// buffer is received into a rented array of its size. Used by one thread at a time.
 /// </summary>
@@ -14,7 +14,7 @@ internal sealed class FrameReader : IDisposable
     /// <summary>The receive buffer: a power-of-two pool bucket below the large-object threshold.</summary>
     public const int BufferSize = 64 * 1024;
 
-    private readonly Socket _socket;
+    private readonly FastTransport _transport;
     private readonly int _maxBody;
     private byte[] _buffer = ArrayPool<byte>.Shared.Rent(BufferSize);
     private byte[]? _large;
@@ -23,9 +23,9 @@ internal sealed class FrameReader : IDisposable
     private bool _inFrame;
     private SpinBackoff _backoff;
 
-    public FrameReader(Socket socket, int maxBody)
+    public FrameReader(FastTransport transport, int maxBody)
     {
-        _socket = socket;
+        _transport = transport;
         _maxBody = maxBody;
     }
 
@@ -37,7 +37,7 @@ internal sealed class FrameReader : IDisposable
 
     /// <summary>
     /// How long to poll the socket for bytes before each blocking receive (<see cref="SpinBeforeBlocking"/>),
-    /// in Stopwatch ticks; 0 blocks at once.
+    /// in Stopwatch ticks; 0 blocks at once, as does a transport whose socket does not show every byte to read (TLS).
     /// </summary>
     public long SpinTicks { get; set; }
 
@@ -172,21 +172,20 @@ internal sealed class FrameReader : IDisposable
     // Whatever has arrived, after a bounded spin for it; 0 at the end of the stream.
     private int ReceiveSome(Span<byte> destination)
     {
-        if (SpinTicks > 0)
+        if (SpinTicks > 0 && _transport.SocketShowsEverything)
         {
             // The owner's word first: a wait it declines does not use up one of the backoff's skips.
             if (MaySpin?.Invoke() == false)
             {
                 SpinBeforeBlocking.Decline();
             }
-            else if (_backoff.ShouldSpin() && _socket.Available == 0)
+            else if (_backoff.ShouldSpin() && _transport.Socket.Available == 0)
             {
-                _backoff.Record(SpinBeforeBlocking.TryWaitForData(_socket, SpinTicks));
+                _backoff.Record(SpinBeforeBlocking.TryWaitForData(_transport.Socket, SpinTicks));
             }
         }
 
-        var received = _socket.Receive(destination, SocketFlags.None, out var error);
-        return error == SocketError.Success ? received : throw new SocketException((int)error);
+        return _transport.Receive(destination);
     }
 
     // A sender trickling a frame byte by byte is as stuck as one that stopped.

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
@@ -10,7 +9,7 @@ using RpcCompare.Contracts.Push;
 namespace RpcCompare.Bindings.Fast.Push;
 
 /// <summary>
-/// Publish/subscribe on one fast-uds connection of its own. Unlike the pooled call connections,
+/// Publish/subscribe on one fast-uds or fast-tcp connection of its own (in TLS when the endpoint says so). Unlike the pooled call connections,
 /// which read each reply right after their request on the caller's thread, a read loop owns the
 /// receiving side: the server sends Notification frames between replies, and replies are matched
 /// to their calls by id. Asynchronous throughout: a process may hold thousands of these.
@@ -23,7 +22,7 @@ internal sealed class FastPushClient : IPushClient
     private readonly FrameWriter _writer = new(256);
     private readonly ConcurrentDictionary<uint, TaskCompletionSource<ReadOnlyMemory<byte>>> _pending = new();
     private readonly PushSubscriptionTable _subscriptions = new();
-    private NetworkStream? _stream;
+    private Stream? _stream;
     private Task? _readLoop;
     private Exception? _broken;
     private uint _lastCallId;
@@ -145,15 +144,14 @@ internal sealed class FastPushClient : IPushClient
         }
     }
 
-    private async Task<NetworkStream> ConnectAsync(CancellationToken cancellationToken)
+    private async Task<Stream> ConnectAsync(CancellationToken cancellationToken)
     {
-        var socket = await _endpoint.ConnectAsync(cancellationToken);
-        _stream = new NetworkStream(socket, ownsSocket: true);
+        _stream = await _endpoint.ConnectStreamAsync(cancellationToken);
         _readLoop = ReadLoopAsync(_stream);
         return _stream;
     }
 
-    private async Task ReadLoopAsync(NetworkStream stream)
+    private async Task ReadLoopAsync(Stream stream)
     {
         await Task.Yield();
         var header = new byte[FrameHeader.Size];

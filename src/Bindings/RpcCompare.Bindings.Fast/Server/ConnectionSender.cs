@@ -16,7 +16,7 @@ namespace RpcCompare.Bindings.Fast.Server;
 /// </summary>
 internal sealed partial class ConnectionSender : IFrameSender, IDisposable
 {
-    private readonly Socket _socket;
+    private readonly FastTransport _transport;
     private readonly ILogger _logger;
     private readonly long _connectionId;
     private readonly Lock _lock = new();
@@ -25,9 +25,9 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     private int _inFlight;
     private bool _closed;
 
-    public ConnectionSender(Socket socket, ILogger logger, long connectionId)
+    public ConnectionSender(FastTransport transport, ILogger logger, long connectionId)
     {
-        _socket = socket;
+        _transport = transport;
         _logger = logger;
         _connectionId = connectionId;
     }
@@ -174,7 +174,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
             bool writable;
             try
             {
-                writable = _socket.Poll(0, SelectMode.SelectWrite);
+                writable = _transport.Socket.Poll(0, SelectMode.SelectWrite);
             }
             catch (Exception e) when (e is SocketException or ObjectDisposedException)
             {
@@ -214,7 +214,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     {
         try
         {
-            _socket.Shutdown(SocketShutdown.Both);
+            _transport.Socket.Shutdown(SocketShutdown.Both);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -282,9 +282,9 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     {
         try
         {
-            SocketSends.SendAll(_socket, frame);
+            _transport.Send(frame);
         }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        catch (Exception e) when (e is SocketException or ObjectDisposedException or FastProtocolException)
         {
             _closed = true;
         }

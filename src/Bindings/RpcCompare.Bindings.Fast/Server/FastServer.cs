@@ -68,7 +68,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         _acceptThread.Start();
         FastServerLog.Listening(_logger, Name, address);
         FastServerLog.Limits(_logger, Name, _options.Section, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds,
-            _options.SpinWait.TotalMicroseconds);
+            _listener.UsesTls ? 0 : _options.SpinWait.TotalMicroseconds);
         return Task.CompletedTask;
     }
 
@@ -143,7 +143,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             return;
         }
 
-        var (caller, denied) = _listener.Accept(socket, incidents);
+        var transport = _listener.Transport(socket);
         var open = _connections.Count;
         if (open >= _maxConnections)
         {
@@ -151,18 +151,17 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             incidents.Add(ConnectionIncident.Refused, closeAtOnce ? "closed at once" : "answered QuotaExceeded");
             if (closeAtOnce)
             {
-                socket.Dispose();
+                transport.Dispose();
                 return;
             }
         }
 
-        var refusal = denied is not null
-            ? new RpcServiceException(RpcErrorCode.PermissionDenied, denied)
-            : open >= _maxConnections
-                ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_maxConnections:#,0} connections ({_options.Section}:MaxConnections); this connection is closed. Try again once others have closed.")
-                : null;
+        // Who the caller is, and whether it is served, is known on the connection's thread (after a TLS handshake, which must not hold up this one).
+        var overLimit = open >= _maxConnections
+            ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_maxConnections:#,0} connections ({_options.Section}:MaxConnections); this connection is closed. Try again once others have closed.")
+            : null;
         var id = Interlocked.Increment(ref _nextId);
-        var connection = new FastServerConnection(socket, _dispatcher!, _options, incidents, caller, _logger, id, refusal, _handling);
+        var connection = new FastServerConnection(transport, _listener, _dispatcher!, _options, incidents, _logger, id, overLimit, _handling);
         _connections[id] = connection;
         var thread = new Thread(() =>
         {

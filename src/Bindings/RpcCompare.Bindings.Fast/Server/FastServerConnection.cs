@@ -11,38 +11,41 @@ namespace RpcCompare.Bindings.Fast.Server;
 
 /// <summary>
 /// One client connection, read on a thread of its own with blocking receives (no thread-pool hop
-/// per message: docs/measurements/fast-stage0-waiting-modes-20261126.md). Requests are dispatched
+/// per message: docs/measurements/fast-stage0-waiting-modes-20261126.md), after its listener has
+/// negotiated the transport there (fast-tcp's TLS handshake) and said who the caller is. Requests are dispatched
 /// on that thread; a call that completes at once is answered at once, a pending one from its
 /// continuation, so replies go out in the order calls finish (<see cref="Sender"/>).
 /// </summary>
 internal sealed class FastServerConnection : IDisposable
 {
+    private readonly FastTransport _transport;
     private readonly Socket _socket;
+    private readonly FastListener _listener;
     private readonly FastDispatcher _dispatcher;
     private readonly FastBindingOptions _options;
     private readonly ConnectionIncidents _incidents;
-    private readonly CallerIdentity _caller;
     private readonly ILogger _logger;
-    private readonly RpcServiceException? _refusal;
+    private readonly RpcServiceException? _overLimit;
     private readonly ConcurrentDictionary<uint, InboundStream> _inbound = new();
     private readonly CancellationTokenSource _closing = new();
     private readonly BusyCount _handling;
     private FastPushSession? _push;
 
-    // refusal: when set, the connection is told this (an Error frame for the connection, id 0) and closed.
-    public FastServerConnection(Socket socket, FastDispatcher dispatcher, FastBindingOptions options, ConnectionIncidents incidents,
-        CallerIdentity caller, ILogger logger, long id, RpcServiceException? refusal, BusyCount handling)
+    // overLimit: when set, the connection is told this (an Error frame for the connection, id 0) and closed, unless its caller is refused first.
+    public FastServerConnection(FastTransport transport, FastListener listener, FastDispatcher dispatcher, FastBindingOptions options, ConnectionIncidents incidents,
+        ILogger logger, long id, RpcServiceException? overLimit, BusyCount handling)
     {
         _handling = handling;
-        _socket = socket;
+        _transport = transport;
+        _socket = transport.Socket;
+        _listener = listener;
         _dispatcher = dispatcher;
         _options = options;
         _incidents = incidents;
-        _caller = caller;
         _logger = logger;
         Id = id;
-        _refusal = refusal;
-        Sender = new ConnectionSender(socket, logger, id);
+        _overLimit = overLimit;
+        Sender = new ConnectionSender(transport, logger, id);
     }
 
     public long Id { get; }
@@ -53,23 +56,24 @@ internal sealed class FastServerConnection : IDisposable
     /// <summary>The connection's loop; returns when it is closed, by either side.</summary>
     public void Run()
     {
-        // Set once: every call dispatched on this thread (and its continuations) sees who connected.
-        CallerIdentity.Current = _caller;
         // Stream chunks are up to 64 KiB whatever the message limit; a request's own limit is checked in Handle.
-        using var reader = new FrameReader(_socket, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 && _handling.Count == 0 };
+        using var reader = new FrameReader(_transport, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 && _handling.Count == 0 };
         var reason = "closed by the client";
         try
         {
-            if (_refusal is not null)
+            var (caller, denied) = _listener.Accept(_transport, _incidents);
+            // Set once: every call dispatched on this thread (and its continuations) sees who connected.
+            CallerIdentity.Current = caller;
+            if ((denied is not null ? new RpcServiceException(RpcErrorCode.PermissionDenied, denied) : _overLimit) is { } refusal)
             {
-                Sender.ConnectionError(_refusal);
+                Sender.ConnectionError(refusal);
                 Linger();
-                reason = "refused: " + _refusal.Message;
+                reason = "refused: " + refusal.Message;
                 return;
             }
 
             // A receive wakes at least this often, so a stalled frame is noticed and idle time counted.
-            _socket.ReceiveTimeout = (int)Math.Min(_options.FrameTimeout.TotalMilliseconds, int.MaxValue);
+            _transport.SetReceiveTimeout((int)Math.Min(_options.FrameTimeout.TotalMilliseconds, int.MaxValue));
             var lastFrame = Environment.TickCount64;
             while (true)
             {
@@ -123,6 +127,17 @@ internal sealed class FastServerConnection : IDisposable
             _incidents.Add(ConnectionIncident.Malformed, "bytes that are not the fast protocol");
             reason = e.Message;
         }
+        catch (TlsHandshakeException e) when (_closing.IsCancellationRequested)
+        {
+            // The host stopping cut the handshake short: the client did nothing wrong.
+            reason = "closed by the server during the TLS handshake: " + e.Message;
+        }
+        catch (TlsHandshakeException e)
+        {
+            // A plaintext client, garbage, a certificate the client refused, or a handshake left unfinished.
+            _incidents.Add(e.TimedOut ? ConnectionIncident.Stalled : ConnectionIncident.Malformed, e.TimedOut ? "a TLS handshake left unfinished past the handshake timeout" : "a TLS handshake that failed");
+            reason = e.TimedOut ? e.Message : "the TLS handshake failed: " + e.Message;
+        }
         catch (Exception e) when (e is FrameStalledException || (e is SocketException s && IsTimeout(s)))
         {
             _incidents.Add(ConnectionIncident.Stalled, "a frame left unfinished past the frame timeout");
@@ -158,7 +173,7 @@ internal sealed class FastServerConnection : IDisposable
         }
 
         _inbound.Clear();
-        _socket.Dispose();
+        _transport.Dispose();
         _closing.Dispose();
     }
 
@@ -255,7 +270,7 @@ internal sealed class FastServerConnection : IDisposable
             {
                 bound.Refusals.Add(_dispatcher.Serves(bind.Service)
                     ? $"this host serves {bind.Service} without an operation {name} (a different build of the contract?)"
-                    : $"this host does not serve {bind.Service} on {_caller.Binding}");
+                    : $"this host does not serve {bind.Service} on {_listener.Binding}");
             }
         }
 

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Limits;
@@ -7,14 +8,18 @@ using RpcCompare.Bindings.Security;
 namespace RpcCompare.Bindings.Fast.Server;
 
 /// <summary>
-/// fast-tcp: a TCP port, plaintext. The frames go straight to the socket (no SslStream between),
-/// so the binding refuses to start when the host's TCP bindings use TLS (a caller would believe
-/// every TCP binding of the host encrypted, and mutual TLS would be bypassed), and listens beyond
-/// loopback only when the host allows plaintext there (--allow-insecure). The caller is known by
-/// its address only.
+/// fast-tcp: a TCP port. In plaintext the frames go straight to the socket; when the host's TCP
+/// bindings use TLS (--tls) so does this one, with the same certificate and, under mutual TLS, the
+/// same client-certificate policy (<see cref="TransportSecurity"/>), negotiated on each
+/// connection's own thread within <see cref="FastTcpBindingOptions.HandshakeTimeout"/>. Like the other TCP bindings it listens beyond
+/// loopback only in TLS or when the host allows plaintext there (--allow-insecure). The caller is
+/// known by its address and, under mutual TLS, its certificate.
 /// </summary>
 internal sealed class FastTcpListener(FastTcpBindingOptions options, TransportSecurity security) : FastListener
 {
+    // Built once, as Kestrel does: a certificate alone would have SslStream build its chain on every handshake.
+    private SslStreamCertificateContext? _certificate;
+
     public override string Binding => BindingNames.FastTcp;
 
     public override FastBindingOptions Options => options;
@@ -25,17 +30,10 @@ internal sealed class FastTcpListener(FastTcpBindingOptions options, TransportSe
         var address = IPAddress.TryParse(options.ListenAddress, out var parsed)
             ? parsed
             : throw new InvalidOperationException($"{setting} must be an IP address such as 127.0.0.1 or 0.0.0.0; got '{options.ListenAddress}'.");
-        if (security.UsesTls)
+        security.ThrowIfExposed(Binding, address, setting);
+        if (security.Certificate is { } certificate)
         {
-            throw new InvalidOperationException(
-                "fast-tcp has no TLS: it cannot serve a host whose TCP bindings use TLS (--tls). Leave it out of --bindings, or use fast-uds on this machine.");
-        }
-
-        if (!IPAddress.IsLoopback(address) && !security.AllowInsecure)
-        {
-            // Not TransportSecurity.ThrowIfExposed: its advice, --tls, is no way out for a binding without TLS.
-            throw new InvalidOperationException(
-                $"fast-tcp would listen on {address} ({setting}) in plaintext: it has no TLS. Listen on 127.0.0.1, or start the host with --allow-insecure to serve plaintext beyond this machine on purpose.");
+            _certificate = SslStreamCertificateContext.Create(certificate.Certificate, additionalCertificates: null, offline: true);
         }
 
         var listener = Listen(new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp), new IPEndPoint(address, options.Port));
@@ -43,11 +41,26 @@ internal sealed class FastTcpListener(FastTcpBindingOptions options, TransportSe
         return (listener, FastEndpoint.TcpAddress(Dialled(bound.Address), bound.Port));
     }
 
-    public override (CallerIdentity Caller, string? Denied) Accept(Socket socket, ConnectionIncidents incidents)
+    public override bool UsesTls => security.UsesTls;
+
+    public override FastTransport Transport(Socket socket)
     {
         // A reply is one send of a whole frame: Nagle's algorithm would only hold the next frame back for the last one's ACK.
         socket.NoDelay = true;
-        return (new CallerIdentity(Binding, remoteAddress: socket.RemoteEndPoint?.ToString()), null);
+        return security.UsesTls ? new TlsTransport(socket) : new SocketTransport(socket);
+    }
+
+    public override (CallerIdentity Caller, string? Denied) Accept(FastTransport transport, ConnectionIncidents incidents)
+    {
+        var remoteAddress = transport.Socket.RemoteEndPoint?.ToString();
+        if (transport is not TlsTransport tls)
+        {
+            return (new CallerIdentity(Binding, remoteAddress: remoteAddress), null);
+        }
+
+        tls.AuthenticateAsServer(_certificate!, askClientCertificate: security.ClientCertificates is not null, options.HandshakeTimeout);
+        var caller = new CallerIdentity(Binding, certificate: tls.RemoteCertificate, remoteAddress: remoteAddress);
+        return (caller, security.Refuse(caller, incidents));
     }
 
     /// <summary>The address a client dials for a listener on every address: loopback, which reaches it from this machine (and from a published port).</summary>

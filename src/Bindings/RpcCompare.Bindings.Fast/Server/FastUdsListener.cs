@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Hosting;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
@@ -19,9 +20,9 @@ internal sealed class FastUdsListener(FastUdsBindingOptions options, UnixPeerPol
         return (Listen(new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified), new UnixDomainSocketEndPoint(path)), path);
     }
 
-    public override (CallerIdentity Caller, string? Denied) Accept(Socket socket, ConnectionIncidents incidents)
+    public override (CallerIdentity Caller, string? Denied) Accept(FastTransport transport, ConnectionIncidents incidents)
     {
-        var peer = PeerCredentials.Of(socket.SafeHandle);
+        var peer = PeerCredentials.Of(transport.Socket.SafeHandle);
         return (new CallerIdentity(Binding, peer), peers.Refuse(peer, incidents));
     }
 
