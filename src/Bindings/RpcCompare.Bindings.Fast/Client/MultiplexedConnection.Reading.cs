@@ -57,7 +57,7 @@ internal sealed partial class MultiplexedConnection
             while (!call.IsCompleted && !HasEnded)
             {
                 var left = deadline - System.Diagnostics.Stopwatch.GetTimestamp();
-                var arrived = _reader.HasBuffered || _socket.Available > 0 || SpinBeforeBlocking.TryWaitForData(_socket, left);
+                var arrived = _reader.HasBuffered || _transport.Socket.Available > 0 || SpinBeforeBlocking.TryWaitForData(_transport.Socket, left);
                 if (!arrived)
                 {
                     _callerBackoff.Record(false);
@@ -138,12 +138,12 @@ internal sealed partial class MultiplexedConnection
             // request) may still be unread, and this thread is the one to read it; only the end stops it.
             while (!HasEnded && _readerGate.WaitUntilWanted())
             {
-                _socket.Poll(-1, SelectMode.SelectRead);
+                _transport.Socket.Poll(-1, SelectMode.SelectRead);
                 lock (_readLock)
                 {
                     // Readable with nothing to read, and nothing read by a caller meanwhile: the end of the stream (or an error), which the read reports.
-                    var ended = !_reader.HasBuffered && _socket.Available == 0 && _socket.Poll(0, SelectMode.SelectRead);
-                    while (!HasEnded && (ended || _reader.HasBuffered || _socket.Available > 0))
+                    var ended = !_reader.HasBuffered && _transport.Socket.Available == 0 && _transport.Socket.Poll(0, SelectMode.SelectRead);
+                    while (!HasEnded && (ended || _reader.HasBuffered || _transport.Socket.Available > 0))
                     {
                         ReadFrame();
                         ended = false;
@@ -281,7 +281,7 @@ internal sealed partial class MultiplexedConnection
         try
         {
             // The reader thread wakes from its poll on the hang-up.
-            _socket.Shutdown(SocketShutdown.Both);
+            _transport.Socket.Shutdown(SocketShutdown.Both);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {

@@ -145,7 +145,7 @@ internal sealed partial class MultiplexedConnection
     {
         try
         {
-            return _socket.Poll(0, SelectMode.SelectRead);
+            return _transport.Socket.Poll(0, SelectMode.SelectRead);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -157,7 +157,7 @@ internal sealed partial class MultiplexedConnection
     {
         try
         {
-            _socket.Shutdown(SocketShutdown.Send);
+            _transport.Socket.Shutdown(SocketShutdown.Send);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Description;
@@ -25,7 +24,6 @@ namespace RpcCompare.Bindings.Fast.Client;
 internal sealed partial class MultiplexedConnection : IDisposable
 {
     private readonly FastTransport _transport;
-    private readonly Socket _socket;
     private readonly FastClientOptions _options;
     private readonly string _binding;
     private readonly Lock _sendLock = new();
@@ -43,7 +41,6 @@ internal sealed partial class MultiplexedConnection : IDisposable
     private MultiplexedConnection(FastTransport transport, string binding, FastClientOptions options)
     {
         _transport = transport;
-        _socket = transport.Socket;
         _binding = binding;
         _options = options;
         _cancel = RequestCancel;

@@ -19,7 +19,6 @@ namespace RpcCompare.Bindings.Fast.Server;
 internal sealed class FastServerConnection : IDisposable
 {
     private readonly FastTransport _transport;
-    private readonly Socket _socket;
     private readonly FastListener _listener;
     private readonly FastDispatcher _dispatcher;
     private readonly FastBindingOptions _options;
@@ -37,7 +36,6 @@ internal sealed class FastServerConnection : IDisposable
     {
         _handling = handling;
         _transport = transport;
-        _socket = transport.Socket;
         _listener = listener;
         _dispatcher = dispatcher;
         _options = options;
@@ -286,11 +284,11 @@ internal sealed class FastServerConnection : IDisposable
     {
         try
         {
-            _socket.Shutdown(SocketShutdown.Send);
-            _socket.ReceiveTimeout = 500;
+            _transport.Socket.Shutdown(SocketShutdown.Send);
+            _transport.Socket.ReceiveTimeout = 500;
             Span<byte> discard = stackalloc byte[16 * 1024];
             var until = Environment.TickCount64 + 2000;
-            while (Environment.TickCount64 < until && _socket.Receive(discard) > 0)
+            while (Environment.TickCount64 < until && _transport.Socket.Receive(discard) > 0)
             {
             }
         }

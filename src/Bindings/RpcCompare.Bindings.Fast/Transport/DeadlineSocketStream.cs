@@ -44,19 +44,12 @@ internal sealed class DeadlineSocketStream(Socket socket) : Stream
             _receiveTimeout = timeout;
         }
 
-        var received = socket.Receive(buffer, SocketFlags.None, out var error);
-        return error == SocketError.Success ? received : throw new SocketException((int)error);
+        return SocketTransport.ReceiveSome(socket, buffer);
     }
 
     public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
-    public override void Write(ReadOnlySpan<byte> buffer)
-    {
-        while (!buffer.IsEmpty)
-        {
-            buffer = buffer[socket.Send(buffer)..];
-        }
-    }
+    public override void Write(ReadOnlySpan<byte> buffer) => SocketTransport.SendAll(socket, buffer);
 
     public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
 

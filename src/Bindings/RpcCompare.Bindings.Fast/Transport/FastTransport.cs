@@ -47,18 +47,23 @@ internal sealed class SocketTransport(Socket socket) : FastTransport(socket)
 {
     public override bool SocketShowsEverything => true;
 
-    public override int Receive(Span<byte> destination)
+    public override int Receive(Span<byte> destination) => ReceiveSome(Socket, destination);
+
+    public override void Send(ReadOnlySpan<byte> frame) => SendAll(Socket, frame);
+
+    /// <summary>One blocking receive: what has arrived, 0 at the end of the stream; a failure (a timeout too) as its <see cref="SocketException"/>.</summary>
+    public static int ReceiveSome(Socket socket, Span<byte> destination)
     {
-        var received = Socket.Receive(destination, SocketFlags.None, out var error);
+        var received = socket.Receive(destination, SocketFlags.None, out var error);
         return error == SocketError.Success ? received : throw new SocketException((int)error);
     }
 
-    /// <summary>A blocking send may take part of a frame larger than the socket's send buffer: the rest follows until none is left.</summary>
-    public override void Send(ReadOnlySpan<byte> frame)
+    /// <summary>Every byte: a blocking send may take part of a frame larger than the socket's send buffer, so the rest follows until none is left.</summary>
+    public static void SendAll(Socket socket, ReadOnlySpan<byte> frame)
     {
         while (!frame.IsEmpty)
         {
-            frame = frame[Socket.Send(frame)..];
+            frame = frame[socket.Send(frame)..];
         }
     }
 }
