@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Net.Sockets;
 using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Fast.Protocol;
@@ -192,8 +193,14 @@ public sealed class FastServerTests
         server.Probe.Release(3);
 
         // Had the server closed the call's connection while it was pending, the answer would be lost (an IOException here).
-        // Once it is answered, that connection may be closed as idle too: that is no longer this test's business.
         Assert.Equal(30, await call.Bounded());
+        var answered = Stopwatch.StartNew();
+
+        // The idle time counts from the answer: the connection is closed as idle a whole timeout later, not at the next
+        // 100-ms wake-up (counted from the request, more than a second ago), where it raced the client's next call.
+        // Half the timeout leaves room for the answer's own way to the client on a loaded machine.
+        await Eventually.HoldsAsync(() => server.Log.Matching("closed: idle").Count == 2, Settle, () => string.Join("\n", server.Log.Lines));
+        Assert.True(answered.Elapsed >= TimeSpan.FromMilliseconds(500), $"closed as idle {answered.ElapsedMilliseconds} ms after its answer, with an idle timeout of 1 s");
     }
 
     /// <summary>The probe's Later request: one int field, as the envelope carries it.</summary>

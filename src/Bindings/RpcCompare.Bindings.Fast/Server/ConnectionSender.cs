@@ -23,6 +23,8 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     private readonly FrameWriter _writer = new();
     private readonly LiveCalls _calls = new();
     private int _inFlight;
+    // When a call last ended (Environment.TickCount64): the connection's idle time counts from its last answer, not its last request.
+    private long _lastFinished = Environment.TickCount64;
     private bool _closed;
 
     public ConnectionSender(FastTransport transport, ILogger logger, long connectionId)
@@ -34,6 +36,9 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
 
     /// <summary>Calls dispatched and not yet answered.</summary>
     public int InFlight => Volatile.Read(ref _inFlight);
+
+    /// <summary>When the last call ended (<see cref="Environment.TickCount64"/>); read after seeing <see cref="InFlight"/> at 0, it is that call's end.</summary>
+    public long LastFinished => Volatile.Read(ref _lastFinished);
 
     /// <summary>The call's reply message; nothing for a one-way call (call id 0), which WCF answers with nothing at all.</summary>
     public void Reply<TReply>(uint callId, TReply reply)
@@ -64,7 +69,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         }
         finally
         {
-            Interlocked.Decrement(ref _inFlight);
+            Ended();
         }
     }
 
@@ -100,7 +105,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         }
         finally
         {
-            Interlocked.Decrement(ref _inFlight);
+            Ended();
         }
     }
 
@@ -120,8 +125,15 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         }
         finally
         {
-            Interlocked.Decrement(ref _inFlight);
+            Ended();
         }
+    }
+
+    // The time is written before the count falls, so whoever sees the count at 0 sees the time of the call that took it there.
+    private void Ended()
+    {
+        Volatile.Write(ref _lastFinished, Environment.TickCount64);
+        Interlocked.Decrement(ref _inFlight);
     }
 
     /// <summary>An error for the connection itself (call id 0): the client fails its call with it and drops the connection.</summary>

@@ -87,7 +87,10 @@ internal sealed class FastServerConnection : IDisposable
                 catch (SocketException e) when (IsTimeout(e) && reader.IsBetweenFrames)
                 {
                     // Idle means no frame, no call in flight and no subscription: a long call, or a subscriber waiting for news, keeps its connection.
-                    if (Sender.InFlight > 0 || _push is { HasSubscriptions: true } || _options.IdleTimeout == Timeout.InfiniteTimeSpan || Environment.TickCount64 - lastFrame < _options.IdleTimeout.TotalMilliseconds)
+                    // The idle time counts from the last request or the last answer, whichever is later: a client that had to wait
+                    // a minute for its answer has not been idle for that minute, and its next call must not race the close.
+                    if (Sender.InFlight > 0 || _push is { HasSubscriptions: true } || _options.IdleTimeout == Timeout.InfiniteTimeSpan
+                        || Environment.TickCount64 - Math.Max(lastFrame, Sender.LastFinished) < _options.IdleTimeout.TotalMilliseconds)
                     {
                         continue;
                     }
