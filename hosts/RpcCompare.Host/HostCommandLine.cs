@@ -24,10 +24,14 @@ internal static class HostCommandLine
         ["--tls-client-thumbprints"] = "Tls:ClientCertificates",
         ["--tls-client-ca"] = "Tls:ClientCertificateAuthority",
         ["--allowed-users"] = "RpcCompare:AllowedUsers",
+        ["--telemetry"] = "Telemetry:Enabled",
+        ["--otlp-endpoint"] = "Telemetry:OtlpEndpoint",
+        ["--otlp-protocol"] = "Telemetry:OtlpProtocol",
+        ["--metrics-port"] = "Telemetry:PrometheusPort",
     };
 
     /// <summary>Switches that take no value: present means true.</summary>
-    private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--tls", "--allow-insecure" };
+    private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--tls", "--allow-insecure", "--telemetry" };
 
     public static string Usage => $$"""
         RpcCompare host: serves the same service on every binding of this build at once.
@@ -80,6 +84,14 @@ internal static class HostCommandLine
           --state-dir DIR          Where the host keeps what outlives a run, such as its
                                    self-signed certificate (default: $XDG_STATE_HOME/rpccompare,
                                    else ~/.local/state/rpccompare).
+          --telemetry              Record a server span and a duration per call on every binding
+                                   (OpenTelemetry; off by default: the benchmark path pays nothing).
+                                   Implied by the two options below.
+          --otlp-endpoint URL      Export spans and metrics over OTLP to this collector (default:
+                                   OTEL_EXPORTER_OTLP_ENDPOINT, else none); --otlp-protocol grpc
+                                   (default) or http/protobuf.
+          --metrics-port PORT      Serve the metrics for Prometheus at
+                                   http://LISTEN-ADDRESS:PORT/metrics (default: none).
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 

@@ -51,6 +51,17 @@ catch (Exception exception) when (exception is InvalidOperationException or IOEx
 }
 
 builder.Services.AddSingleton(security);
+try
+{
+    HostTelemetry.Add(builder.Services, builder.Configuration.GetSection(HostTelemetryOptions.SectionName).Get<HostTelemetryOptions>() ?? new HostTelemetryOptions(), hostOptions.ListenAddress);
+}
+catch (Exception exception) when (exception is ArgumentException or UriFormatException or InvalidOperationException)
+{
+    // InvalidOperationException: a value the configuration binder could not read (--metrics-port abc).
+    Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
+    return 2;
+}
+
 using var sockets = new SocketDirectory(hostOptions.SocketDirectory);
 builder.Services.Configure<RpcCompareHostOptions>(hostSection);
 builder.Services.AddRpcCompareServices(builder.Configuration, only: services);

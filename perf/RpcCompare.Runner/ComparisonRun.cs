@@ -250,7 +250,7 @@ internal sealed class ComparisonRun
                 }
 
                 variant.Prepare?.Invoke();
-                var host = await HostLauncher.StartAsync(bindings, _options.Pin, variant.HostEnvironment);
+                var host = await HostLauncher.StartAsync(bindings, _options.Pin, variant.EnvironmentForHost());
                 _cleanup.Add(host);
                 RecordProcess(host);
                 if (readAllocations)

@@ -262,6 +262,7 @@ public sealed class QuickRunTests
         [
             "grpc-tcp/protobuf-net.Grpc", "grpc-uds/protobuf-net.Grpc", "grpc-tcp/ServiceModel.Grpc",
             "wcf-nettcp/tls", "wcf-http/tls", "grpc-tcp/tls", "fast-tcp/tls", "wcf-nettcp/mtls", "wcf-http/mtls", "grpc-tcp/mtls", "fast-tcp/mtls", "fast-uds/reflection",
+            "wcf-nettcp/telemetry", "grpc-tcp/telemetry", "fast-uds/telemetry", "pipes/telemetry",
             .. QuickRunCells.InlineIoBindings.Select(b => $"{b}/inline-io"),
             "fast-uds/spin", "fast-uds/no-spin", "fast-uds/caller-thread",
             .. s_frameworks.Take(3).Select(b => $"{b}/per-session"),

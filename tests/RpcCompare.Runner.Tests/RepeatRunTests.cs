@@ -19,9 +19,9 @@ public sealed class RepeatRunTests(RepeatRunTests.RepeatRun run) : IClassFixture
 
         Assert.Equal(2, repeatability.GetProperty("repetitions").GetInt32());
         // ops: 4 operations; ratio to pipes for 8 bindings (not pipes), overhead share for 8 (not inproc);
-        // the three gRPC engine variant columns, the four TLS and four mutual-TLS ones and fast-uds/reflection:
-        // ratio to pipes, overhead share and ratio to their binding.
-        Assert.Equal(4 * (8 + 8 + (12 * 3)), headlines.Count);
+        // the three gRPC engine variant columns, the four TLS and four mutual-TLS ones, fast-uds/reflection and the four
+        // telemetry ones: ratio to pipes, overhead share and ratio to their binding.
+        Assert.Equal(4 * (8 + 8 + (16 * 3)), headlines.Count);
         Assert.All(headlines, h =>
         {
             var values = h.GetProperty("values").EnumerateArray().Select(v => v.GetDouble()).ToList();

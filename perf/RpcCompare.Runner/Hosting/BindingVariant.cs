@@ -35,7 +35,17 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
     /// <summary>More streams than a push agent holds subscribers (<c>PushSettings.SubscribersPerAgent</c>).</summary>
     public const int RaisedStreamsPerConnection = 20_000;
 
+    /// <summary>A <see cref="HostEnvironment"/> value that <see cref="EnvironmentForHost"/> replaces with a free loopback port, chosen as each host starts.</summary>
+    public const string FreePort = "{free-port}";
+
     public bool NeedsHost => HostEnvironment.Count > 0;
+
+    /// <summary>
+    /// The environment of one host start: <see cref="HostEnvironment"/> with each <see cref="FreePort"/> a port free now,
+    /// so runs in one process (the tests') or one after another never ask two hosts for the same port.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> EnvironmentForHost() =>
+        HostEnvironment.ToDictionary(e => e.Key, e => e.Value == FreePort ? FreeLoopbackPort().ToString(CultureInfo.InvariantCulture) : e.Value);
 
     public string Label(string binding) => $"{binding}/{Suffix}";
 
@@ -176,6 +186,24 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
         new Dictionary<string, string> { [$"{FastUdsBindingOptions.SectionName}__{nameof(FastBindingOptions.GeneratedCode)}"] = "false" },
         _ => new RpcClientFactory([new FastClientProvider(new FastClientOptions { GeneratedCode = false })]));
 
+    /// <summary>
+    /// The host's telemetry on (--telemetry, --metrics-port): every call's server span recorded by the OpenTelemetry
+    /// SDK and its duration aggregated for a Prometheus scrape endpoint on a free loopback port. No span exporter,
+    /// so the column is what recording costs, not what shipping spans to a collector costs.
+    /// </summary>
+    public static readonly BindingVariant Telemetry = new(
+        "telemetry",
+        "the host with Telemetry:Enabled and Telemetry:PrometheusPort: the OpenTelemetry SDK records a server span per call (always sampled, no exporter) " +
+        "and aggregates the rpc.server.call.duration histogram for a Prometheus endpoint nobody scrapes during the run, instead of nothing listening",
+        new Dictionary<string, string>
+        {
+            ["Telemetry__Enabled"] = "true",
+            ["Telemetry__PrometheusPort"] = FreePort,
+        });
+
+    /// <summary>One binding of each family, which the telemetry variant applies to.</summary>
+    public static readonly IReadOnlySet<string> TelemetryBindings = new HashSet<string> { BindingNames.WcfNetTcp, BindingNames.GrpcTcp, BindingNames.FastUds, BindingNames.Pipes };
+
     /// <summary>The low-latency mode's spin: far longer than a small round trip, far shorter than a second.</summary>
     public static TimeSpan LowLatencySpin => TimeSpan.FromMilliseconds(1);
 
@@ -193,4 +221,11 @@ internal sealed record BindingVariant(string Suffix, string Description, IReadOn
 
     /// <summary>The gRPC bindings, which the connection and stream-limit variants apply to.</summary>
     public static readonly IReadOnlySet<string> GrpcBindings = new HashSet<string> { BindingNames.GrpcTcp, BindingNames.GrpcUds };
+
+    private static int FreeLoopbackPort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    }
 }

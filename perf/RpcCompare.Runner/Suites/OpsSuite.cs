@@ -15,7 +15,8 @@ internal sealed class OpsSuite : ISuite
     /// <summary>
     /// The gRPC bindings once more through protobuf-net.Grpc (the path the product's own replaced) and
     /// grpc-tcp through ServiceModel.Grpc (the peer library), the TCP bindings with TLS, and fast-uds
-    /// through its reflection path instead of its generated code: same-run ratios.
+    /// through its reflection path instead of its generated code, and a binding of each family with the host's
+    /// telemetry on: same-run ratios.
     /// </summary>
     public IReadOnlyList<VariantUse> Variants { get; } =
     [
@@ -24,6 +25,7 @@ internal sealed class OpsSuite : ISuite
         new(BindingVariant.Tls, BindingVariant.TcpBindings),
         new(BindingVariant.MutualTls, BindingVariant.TcpBindings),
         new(BindingVariant.FastReflection, BindingVariant.FastBindings),
+        new(BindingVariant.Telemetry, BindingVariant.TelemetryBindings),
     ];
 
     public IEnumerable<Workload> Workloads(IReadOnlyList<BindingTarget> targets)

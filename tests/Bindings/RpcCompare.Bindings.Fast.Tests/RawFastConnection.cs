@@ -45,6 +45,18 @@ internal sealed class RawFastConnection : IDisposable
         Send(_writer.Complete(FrameKind.Request, operation, callId));
     }
 
+    /// <summary>Sends Echo(<paramref name="value"/>) as a traced client does: flagged, <paramref name="caller"/>'s context before the message.</summary>
+    public void TracedRequest(ushort operation, uint callId, System.Diagnostics.Activity caller, int value)
+    {
+        _writer.Reset();
+        TraceContext.Write(_writer.GetSpan(TraceContext.Size), caller);
+        _writer.Advance(TraceContext.Size);
+        Body.WriteMessage(_writer, new EchoValue { Value = value });
+        var frame = _writer.Complete(FrameKind.Request, operation, callId).ToArray();
+        frame[5] = (byte)FrameFlags.TraceContext;
+        Send(frame);
+    }
+
     public void Send(ReadOnlySpan<byte> bytes)
     {
         while (!bytes.IsEmpty)

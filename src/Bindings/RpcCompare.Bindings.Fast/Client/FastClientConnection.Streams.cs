@@ -35,7 +35,8 @@ internal sealed partial class FastClientConnection
         var callId = NextCallId();
         if (streamIn)
         {
-            SendFrame(FrameKind.Request, id, callId, []);
+            _writer.ResetRequest();
+            Send(_writer.Complete(FrameKind.Request, id, callId));
             try
             {
                 StreamChunks.Send((Stream)(object)request!, callId, this);
@@ -49,7 +50,7 @@ internal sealed partial class FastClientConnection
         }
         else
         {
-            _writer.Reset();
+            _writer.ResetRequest();
             Body.WriteMessage(_writer, request);
             ThrowIfTooLarge();
             Send(_writer.Complete(FrameKind.Request, id, callId));

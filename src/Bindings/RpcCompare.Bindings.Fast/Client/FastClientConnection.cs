@@ -73,7 +73,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
             return CallStreamed<TRequest, TReply>(id, description, request, streamIn, streamOut, pool);
         }
 
-        _writer.Reset();
+        _writer.ResetRequest();
         Body.WriteMessage(_writer, request);
         ThrowIfTooLarge();
         if (description.IsOneWay)

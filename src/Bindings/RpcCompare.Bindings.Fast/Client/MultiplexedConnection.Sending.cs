@@ -16,7 +16,15 @@ internal sealed partial class MultiplexedConnection
         {
             try
             {
-                _writer.Reset();
+                if (kind == FrameKind.Request)
+                {
+                    _writer.ResetRequest();
+                }
+                else
+                {
+                    _writer.Reset();
+                }
+
                 write(_writer, body);
                 ThrowIfTooLarge();
             }
@@ -57,7 +65,7 @@ internal sealed partial class MultiplexedConnection
     {
         lock (_sendLock)
         {
-            _writer.Reset();
+            _writer.ResetRequest();
             Body.WriteMessage(_writer, request);
             ThrowIfTooLarge();
             if (_broken is { } broken || _sendFailed)

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using RpcCompare.Bindings.Fast.Client;
 using RpcCompare.Bindings.Fast.Server;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Description;
 using RpcCompare.Protobuf.Mapping;
 using RpcCompare.Protobuf.Messages;
@@ -70,7 +71,7 @@ public abstract class GeneratedOperation
 
     public abstract Type ReplyType { get; }
 
-    internal abstract IServedOperation Serve(OperationMessages operation, object service);
+    internal abstract IServedOperation Serve(OperationMessages operation, object service, ServedMethod telemetry);
 
     /// <summary>Reads this operation's reply bodies (a <see cref="BodyReader{T}"/> of the reply type).</summary>
     internal abstract object ReplyReader(OperationDescription description);
@@ -88,8 +89,8 @@ public sealed class GeneratedOperation<TContract, TRequest, TReply>(string name,
 
     public override Type ReplyType => typeof(TReply);
 
-    internal override IServedOperation Serve(OperationMessages operation, object service) =>
-        new ServedOperation<TContract, TRequest, TReply>(operation, (TContract)service, serve);
+    internal override IServedOperation Serve(OperationMessages operation, object service, ServedMethod telemetry) =>
+        new ServedOperation<TContract, TRequest, TReply>(operation, (TContract)service, telemetry, serve);
 
     internal override object ReplyReader(OperationDescription description) => new BodyReader<TReply>(body => Replies.Read<TReply>(body, description));
 }

@@ -4,12 +4,12 @@ namespace RpcCompare.Bindings.Fast.Protocol;
 
 /// <summary>
 /// The 12 bytes before every body, little-endian: u32 length of what follows the length field
-/// (8 + body), u8 <see cref="FrameKind"/>, u8 flags (none defined yet: any bit set is an error),
-/// u16 operation id (requests), u32 call id chosen by the client (0: the connection itself, or a
-/// one-way request, which gets no answer).
+/// (8 + body), u8 <see cref="FrameKind"/>, u8 <see cref="FrameFlags"/> (only a request's
+/// <see cref="FrameFlags.TraceContext"/>: any other bit is an error), u16 operation id (requests),
+/// u32 call id chosen by the client (0: the connection itself, or a one-way request, which gets no answer).
 /// An empty call is 12 bytes each way.
 /// </summary>
-internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, uint CallId, int BodyLength)
+internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, uint CallId, int BodyLength, FrameFlags Flags = FrameFlags.None)
 {
     public const int Size = 12;
 
@@ -20,7 +20,7 @@ internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, ui
     {
         BinaryPrimitives.WriteUInt32LittleEndian(destination, (uint)(Counted + BodyLength));
         destination[4] = (byte)Kind;
-        destination[5] = 0;
+        destination[5] = (byte)Flags;
         BinaryPrimitives.WriteUInt16LittleEndian(destination[6..], Operation);
         BinaryPrimitives.WriteUInt32LittleEndian(destination[8..], CallId);
     }
@@ -47,9 +47,10 @@ internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, ui
             throw new FastProtocolException($"frame kind {source[4]} is not one of the protocol's");
         }
 
-        if (source[5] != 0)
+        var flags = (FrameFlags)source[5];
+        if (flags != FrameFlags.None && !(flags == FrameFlags.TraceContext && kind == FrameKind.Request))
         {
-            throw new FastProtocolException($"frame flags 0x{source[5]:x2} are not defined");
+            throw new FastProtocolException($"frame flags 0x{source[5]:x2} are not defined for a {kind} frame");
         }
 
         // Kind and flags first: bytes that are no frame at all are told apart from a frame that is too large.
@@ -60,7 +61,7 @@ internal readonly record struct FrameHeader(FrameKind Kind, ushort Operation, ui
         }
 
         var header = new FrameHeader(kind, BinaryPrimitives.ReadUInt16LittleEndian(source[6..]), BinaryPrimitives.ReadUInt32LittleEndian(source[8..]),
-            length - Counted > int.MaxValue ? int.MaxValue : (int)(length - Counted));
+            length - Counted > int.MaxValue ? int.MaxValue : (int)(length - Counted), flags);
         if (length - Counted > (uint)maxBody)
         {
             throw new FrameTooLargeException(header, length - Counted, maxBody);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 
 namespace RpcCompare.Bindings.Fast.Protocol;
 
@@ -11,6 +12,7 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
 {
     private byte[] _buffer;
     private int _written = FrameHeader.Size;
+    private FrameFlags _flags;
 
     public FrameWriter(int initialSize = 4096)
     {
@@ -21,7 +23,26 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
     public int BodyLength => _written - FrameHeader.Size;
 
     /// <summary>Starts a new frame, keeping the buffer.</summary>
-    public void Reset() => _written = FrameHeader.Size;
+    public void Reset()
+    {
+        _written = FrameHeader.Size;
+        _flags = FrameFlags.None;
+    }
+
+    /// <summary>
+    /// Starts a request: when the calling thread has a current span, its trace context goes first
+    /// (<see cref="TraceContext"/>), so the server's span for the call continues the caller's trace.
+    /// </summary>
+    public void ResetRequest()
+    {
+        Reset();
+        if (Activity.Current is { } caller)
+        {
+            TraceContext.Write(GetSpan(TraceContext.Size), caller);
+            Advance(TraceContext.Size);
+            _flags = FrameFlags.TraceContext;
+        }
+    }
 
     /// <summary>The whole frame, header filled in: valid until the next write or <see cref="Reset"/>.</summary>
     public ReadOnlySpan<byte> Complete(FrameKind kind, ushort operation, uint callId) => CompleteMemory(kind, operation, callId).Span;
@@ -29,7 +50,7 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
     /// <summary>As <see cref="Complete"/>, for an asynchronous send.</summary>
     public ReadOnlyMemory<byte> CompleteMemory(FrameKind kind, ushort operation, uint callId)
     {
-        new FrameHeader(kind, operation, callId, BodyLength).Write(_buffer);
+        new FrameHeader(kind, operation, callId, BodyLength, kind == FrameKind.Request ? _flags : FrameFlags.None).Write(_buffer);
         return _buffer.AsMemory(0, _written);
     }
 

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Fast.Generated;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Protobuf.Mapping;
 using RpcCompare.Push;
 
@@ -17,7 +18,7 @@ internal sealed class FastDispatcher
     private readonly Dictionary<(string Service, string Name), ushort> _ids;
 
     /// <param name="services">The host's services: its contracts and their implementations.</param>
-    /// <param name="binding">The binding's name, for the log.</param>
+    /// <param name="binding">The binding's name, for the log and the calls' telemetry.</param>
     /// <param name="generatedCode">False serves every contract through the reflection path (<see cref="FastBindingOptions.GeneratedCode"/>).</param>
     /// <param name="logger">Told once per contract which path serves it.</param>
     public FastDispatcher(IServiceProvider services, string binding, bool generatedCode, ILogger logger)
@@ -32,10 +33,11 @@ internal sealed class FastDispatcher
             for (var i = 0; i < model.Count; i++)
             {
                 var operation = model[i];
+                var telemetry = new ServedMethod(binding, RpcSystems.Fast, operation.ServiceName, operation.Name);
                 operations.Add(generated.Contract is { } code
-                    ? code.Operation(i).Serve(operation, implementation)
+                    ? code.Operation(i).Serve(operation, implementation, telemetry)
                     : (IServedOperation)Activator.CreateInstance(
-                        typeof(ServedOperation<,,>).MakeGenericType(served.Contract, operation.Request.Type, operation.Reply.Type), operation, implementation)!);
+                        typeof(ServedOperation<,,>).MakeGenericType(served.Contract, operation.Request.Type, operation.Reply.Type), operation, implementation, telemetry)!);
             }
         }
 

@@ -214,8 +214,10 @@ internal sealed class FastServerConnection : IDisposable
             case FrameKind.Request or FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish when header.BodyLength > _options.MaxMessageSize:
                 throw new FrameTooLargeException(header, header.BodyLength, _options.MaxMessageSize);
             case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
+                // A traced caller's context comes first (read before the call counts as started: bytes that are not one close the connection).
+                var parent = header.Flags == FrameFlags.TraceContext ? TraceContext.Read(body) : default;
                 Sender.Started(header.CallId);
-                operation.Dispatch(this, header.CallId, body);
+                operation.Dispatch(this, header.CallId, header.Flags == FrameFlags.TraceContext ? body[TraceContext.Size..] : body, parent);
                 break;
             case FrameKind.Request:
                 Sender.Started(header.CallId);

@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using RpcCompare.Bindings.Fast.Protocol;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 using RpcCompare.Description;
 using RpcCompare.Protobuf.Mapping;
@@ -16,7 +18,11 @@ internal interface IServedOperation
     /// at once when the call completes synchronously, else from its continuation, so the connection
     /// reads on meanwhile and replies go out in whatever order calls finish.
     /// </summary>
-    void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body);
+    /// <param name="connection">The connection the request came on, which the reply goes back on.</param>
+    /// <param name="callId">The call's id; 0 for a one-way call.</param>
+    /// <param name="body">The request message (after the trace context, if any).</param>
+    /// <param name="parent">The caller's span when the request carried its trace context (<see cref="TraceContext"/>); default otherwise.</param>
+    void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body, ActivityContext parent);
 }
 
 /// <summary>
@@ -31,22 +37,24 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
 {
     private readonly TContract _service;
     private readonly OperationDescription _description;
+    private readonly ServedMethod _telemetry;
     private readonly Func<TContract, TRequest, CancellationToken, ValueTask<TReply>> _call;
     private readonly bool _streamIn;
     private readonly bool _streamOut;
     private readonly bool _takesToken;
 
     /// <summary>The reflection path's operation.</summary>
-    public ServedOperation(OperationMessages operation, TContract service)
-        : this(operation, service, Reflected(operation))
+    public ServedOperation(OperationMessages operation, TContract service, ServedMethod telemetry)
+        : this(operation, service, telemetry, Reflected(operation))
     {
     }
 
     /// <summary>An operation whose service is called by <paramref name="call"/> (generated code's).</summary>
-    public ServedOperation(OperationMessages operation, TContract service, Func<TContract, TRequest, CancellationToken, ValueTask<TReply>> call)
+    public ServedOperation(OperationMessages operation, TContract service, ServedMethod telemetry, Func<TContract, TRequest, CancellationToken, ValueTask<TReply>> call)
     {
         _service = service;
         _description = operation.Description;
+        _telemetry = telemetry;
         _call = call;
         Key = (operation.ServiceName, operation.Name);
         _streamIn = operation.Request.Shape == MessageShape.Chunks;
@@ -63,13 +71,26 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         return (service, request, token) => new ValueTask<TReply>(call(service, request, token));
     }
 
-    public void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body)
+    public void Dispatch(FastServerConnection connection, uint callId, ReadOnlySpan<byte> body, ActivityContext parent)
     {
         var token = _takesToken && callId != 0 ? connection.Sender.TokenFor(callId) : CancellationToken.None;
+        // From the request read to the reply sent; nothing unless something listens (RpcServerTelemetry).
+        var telemetry = RpcServerTelemetry.Start(_telemetry, parent);
         if (_streamIn)
         {
-            // A method of its own: the lambda's captures would otherwise be a closure allocated on every call.
-            DispatchStreamed(connection, callId, token);
+            try
+            {
+                // A method of its own: the lambda's captures would otherwise be a closure allocated on every call.
+                DispatchStreamed(connection, callId, telemetry, token);
+            }
+            catch (Exception e)
+            {
+                // The stream could not be opened (a call id already streaming): the connection closes, and the span ends.
+                telemetry.End(e);
+                throw;
+            }
+
+            telemetry.Leave();
             return;
         }
 
@@ -81,7 +102,7 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         catch (Exception e)
         {
             // protobuf-net reports a bad message with several exception types; any of them is the client's mistake.
-            connection.Sender.Error(callId, new RpcServiceException(RpcErrorCode.InvalidArgument, $"The request is not a valid {Key.Name} message: {e.Message}"), _description);
+            Fail(connection, callId, new RpcServiceException(RpcErrorCode.InvalidArgument, $"The request is not a valid {Key.Name} message: {e.Message}"), telemetry);
             return;
         }
 
@@ -92,21 +113,22 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         }
         catch (Exception e)
         {
-            connection.Sender.Error(callId, e, _description);
+            Fail(connection, callId, e, telemetry);
             return;
         }
 
         if (task.IsCompletedSuccessfully)
         {
-            Reply(connection, callId, task.Result);
+            Reply(connection, callId, task.Result, telemetry);
             return;
         }
 
-        _ = CompleteAsync(task.AsTask(), connection, callId);
+        _ = CompleteAsync(task.AsTask(), connection, callId, telemetry);
+        telemetry.Leave();
     }
 
     /// <summary>The service reads the stream while this connection's thread receives it: the call runs on the pool.</summary>
-    private void DispatchStreamed(FastServerConnection connection, uint callId, CancellationToken token)
+    private void DispatchStreamed(FastServerConnection connection, uint callId, ServerCall telemetry, CancellationToken token)
     {
         var inbound = connection.OpenInbound(callId);
         _ = Task.Run(async () =>
@@ -119,28 +141,37 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
             catch (Exception e)
             {
                 connection.CloseInbound(callId, inbound);
-                connection.Sender.Error(callId, e, _description);
+                Fail(connection, callId, e, telemetry);
                 return;
             }
 
             // Before the reply: the connection's thread may be blocked writing chunks the call no longer reads.
             connection.CloseInbound(callId, inbound);
-            Reply(connection, callId, reply);
+            Reply(connection, callId, reply, telemetry);
         }, CancellationToken.None); // Not the call's token: a cancelled call still answers (the service sees the token).
     }
 
-    private void Reply(FastServerConnection connection, uint callId, TReply reply)
+    private void Reply(FastServerConnection connection, uint callId, TReply reply, ServerCall telemetry)
     {
         if (_streamOut)
         {
             connection.Sender.ReplyStream(callId, (Stream)(object)reply, _description);
-            return;
+        }
+        else
+        {
+            connection.Sender.Reply(callId, reply);
         }
 
-        connection.Sender.Reply(callId, reply);
+        telemetry.End();
     }
 
-    private async Task CompleteAsync(Task<TReply> task, FastServerConnection connection, uint callId)
+    private void Fail(FastServerConnection connection, uint callId, Exception error, ServerCall telemetry)
+    {
+        connection.Sender.Error(callId, error, _description);
+        telemetry.End(error);
+    }
+
+    private async Task CompleteAsync(Task<TReply> task, FastServerConnection connection, uint callId, ServerCall telemetry)
     {
         TReply reply;
         try
@@ -149,10 +180,10 @@ internal sealed class ServedOperation<TContract, TRequest, TReply> : IServedOper
         }
         catch (Exception e)
         {
-            connection.Sender.Error(callId, e, _description);
+            Fail(connection, callId, e, telemetry);
             return;
         }
 
-        Reply(connection, callId, reply);
+        Reply(connection, callId, reply, telemetry);
     }
 }

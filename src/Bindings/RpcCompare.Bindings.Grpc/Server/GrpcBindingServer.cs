@@ -73,9 +73,11 @@ internal abstract class GrpcBindingServer : KestrelBindingServer
             options.MaxSendMessageSize = _options.MaxMessageSize;
             // No response compression (grpc-dotnet's default, stated): payloads are measured as sent.
             options.ResponseCompressionLevel = null;
+            // Resolved from the container below: one instance for the binding, not one per call.
             options.Interceptors.Add<RpcErrorServerInterceptor>();
             options.Interceptors.Add<CallerIdentityServerInterceptor>();
         };
+        services.AddSingleton(new RpcErrorServerInterceptor(Name));
         switch (_options.Engine)
         {
             case GrpcEngine.ProtobufNetGrpc:

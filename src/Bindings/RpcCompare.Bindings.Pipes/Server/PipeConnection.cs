@@ -110,17 +110,30 @@ internal sealed class PipeConnection
                 }
 
                 frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
-                var status = _refusal is null
-                    ? await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply)
-                    : WriteError(reply, _refusal.Code, _refusal.Message);
-                if (_push is null)
+                // From the request read to the reply written; nothing unless something listens (RpcServerTelemetry).
+                var telemetry = _refusal is null ? PipeOperationTelemetry.Start(code) : default;
+                try
                 {
-                    await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+                    var status = _refusal is null
+                        ? await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply)
+                        : WriteError(reply, _refusal.Code, _refusal.Message);
+                    if (_push is null)
+                    {
+                        await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+                    }
+                    else
+                    {
+                        // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
+                        await _push.WriteAsync(reply.Complete(status), cancellationToken);
+                    }
+
+                    telemetry.End(status == PipeFrame.Success ? null : (RpcErrorCode)status);
                 }
-                else
+                catch (Exception e)
                 {
-                    // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
-                    await _push.WriteAsync(reply.Complete(status), cancellationToken);
+                    // The connection ends (the handlers below): the call's span ends with it.
+                    telemetry.End(e);
+                    throw;
                 }
 
                 if (_refusal is not null)

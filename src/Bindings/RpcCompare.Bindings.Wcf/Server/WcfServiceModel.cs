@@ -51,6 +51,7 @@ internal static class WcfServiceModel
             WcfPushEndpoints.AddServices(services, hostServices.GetRequiredService<TopicRegistry>(), endpoints.Where(e => e.IsPush));
         }
 
+        services.AddSingleton<IServiceBehavior>(new TelemetryBehavior(binding));
         services.AddSingleton<DeclaredFaults>();
         services.AddSingleton<IServiceBehavior>(provider => new RpcFaultBehavior(provider.GetRequiredService<DeclaredFaults>(), binding,
             provider.GetRequiredService<ILoggerFactory>().CreateLogger<RpcFaultBehavior>()));
