@@ -82,6 +82,55 @@ public sealed class FastTelemetryTests : IDisposable
         Assert.True(span.HasRemoteParent);
     }
 
+    [Fact]
+    public async Task ARequestWithAnAllZeroContext_IsServed_InATraceOfItsOwn()
+    {
+        // W3C calls all-zero ids invalid: the call is answered, and its span does not join a trace of zeros.
+        await using var server = await TestFastServer.StartAsync();
+        using var raw = new RawFastConnection(server.Path);
+        var ids = raw.Bind<IProbe>();
+        byte[] message = [0x08, 12]; // Echo's request: field 1, the varint 12
+        var frame = new byte[FrameHeader.Size + TraceContext.Size + message.Length];
+        new FrameHeader(FrameKind.Request, ids["Echo"], 6, TraceContext.Size + message.Length, FrameFlags.TraceContext).Write(frame);
+        message.CopyTo(frame.AsSpan(FrameHeader.Size + TraceContext.Size));
+
+        raw.Send(frame);
+        var (reply, body) = raw.Read();
+
+        Assert.Equal((FrameKind.Reply, 6u), (reply.Kind, reply.CallId));
+        Assert.Equal(12, Body.ReadMessage<EchoValue>(body).Value);
+        await Eventually.HoldsAsync(() => Spans("Echo").Length > 0, Settle, () => "no Echo span");
+        Assert.All(Spans("Echo"), s => Assert.False(s.HasRemoteParent));
+        Assert.DoesNotContain(Spans("Echo"), s => s.TraceId.ToHexString() == new string('0', 32));
+    }
+
+    [Fact]
+    public async Task ATracedRequestOfExactlyTheLimit_IsServed_TheContextNotCounted()
+    {
+        // The context rides beside the message, as gRPC's headers do: a message the limit allows untraced is allowed traced.
+        await using var server = await TestFastServer.StartAsync(o => o.MaxMessageSize = 1000);
+        using var raw = new RawFastConnection(server.Path);
+        var ids = raw.Bind<IProbe>();
+        using var caller = new Activity("caller").SetIdFormat(ActivityIdFormat.W3C).Start();
+        // Echo's request padded to 1,000 bytes with a field it does not know: field 1 = 12, field 15 = 995 bytes.
+        var message = new byte[1000];
+        message[0] = 0x08;
+        message[1] = 12;
+        message[2] = 0x7A;
+        message[3] = 0xE3;
+        message[4] = 0x07;
+        var frame = new byte[FrameHeader.Size + TraceContext.Size + message.Length];
+        new FrameHeader(FrameKind.Request, ids["Echo"], 8, TraceContext.Size + message.Length, FrameFlags.TraceContext).Write(frame);
+        TraceContext.Write(frame.AsSpan(FrameHeader.Size), caller);
+        message.CopyTo(frame.AsSpan(FrameHeader.Size + TraceContext.Size));
+
+        raw.Send(frame);
+        var (reply, body) = raw.Read();
+
+        Assert.Equal((FrameKind.Reply, 8u), (reply.Kind, reply.CallId));
+        Assert.Equal(12, Body.ReadMessage<EchoValue>(body).Value);
+    }
+
     [Theory]
     [InlineData((byte)FrameKind.Request, 25, "shorter than the 26-byte context")]
     [InlineData((byte)FrameKind.Request, 0, "shorter than the 26-byte context")]

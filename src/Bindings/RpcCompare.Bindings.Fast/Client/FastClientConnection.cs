@@ -247,9 +247,9 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
 
     private void ThrowIfTooLarge()
     {
-        if (_writer.BodyLength > _options.MaxMessageSize)
+        if (_writer.MessageLength > _options.MaxMessageSize)
         {
-            throw FastClientErrors.RequestTooLarge(_writer.BodyLength, _options.MaxMessageSize);
+            throw FastClientErrors.RequestTooLarge(_writer.MessageLength, _options.MaxMessageSize);
         }
     }
 

@@ -22,6 +22,9 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
     /// <summary>Bytes of body written so far.</summary>
     public int BodyLength => _written - FrameHeader.Size;
 
+    /// <summary>The body's bytes but a request's trace context: what a message-size limit counts.</summary>
+    public int MessageLength => TraceContext.MessageLength(BodyLength, _flags);
+
     /// <summary>Starts a new frame, keeping the buffer.</summary>
     public void Reset()
     {
@@ -36,7 +39,8 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
     public void ResetRequest()
     {
         Reset();
-        if (Activity.Current is { } caller)
+        // A span in the old hierarchical id format has no W3C ids to send.
+        if (Activity.Current is { IdFormat: ActivityIdFormat.W3C } caller)
         {
             TraceContext.Write(GetSpan(TraceContext.Size), caller);
             Advance(TraceContext.Size);

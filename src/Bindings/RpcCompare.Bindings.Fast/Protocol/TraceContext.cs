@@ -24,8 +24,13 @@ internal static class TraceContext
         destination[25] = (byte)caller.ActivityTraceFlags;
     }
 
-    /// <summary>The context at the front of <paramref name="body"/>; a <see cref="FastProtocolException"/> for bytes that are not one.</summary>
-    public static ActivityContext Read(ReadOnlySpan<byte> body)
+    /// <summary>
+    /// The context at the front of <paramref name="body"/> when <paramref name="wanted"/> (something records the
+    /// server's spans), else default once its shape is checked; a <see cref="FastProtocolException"/> for bytes that
+    /// are not a context. One with an all-zero trace or span id (W3C: invalid) is ignored: the call is served, its
+    /// span starts a trace of its own.
+    /// </summary>
+    public static ActivityContext Read(ReadOnlySpan<byte> body, bool wanted)
     {
         if (body.Length < Size || body[0] != Version)
         {
@@ -34,16 +39,19 @@ internal static class TraceContext
                 : $"a trace context of version {body[0]}, not {Version}");
         }
 
-        var trace = ActivityTraceId.CreateFromBytes(body.Slice(1, 16));
-        var span = ActivitySpanId.CreateFromBytes(body.Slice(17, 8));
-        if (trace == default || span == default)
+        var trace = body.Slice(1, 16);
+        var span = body.Slice(17, 8);
+        if (!wanted || !trace.ContainsAnyExcept((byte)0) || !span.ContainsAnyExcept((byte)0))
         {
-            // W3C: all-zero ids are invalid.
-            throw new FastProtocolException("a trace context with an all-zero trace or span id");
+            return default;
         }
 
-        return new ActivityContext(trace, span, (ActivityTraceFlags)(body[25] & (byte)ActivityTraceFlags.Recorded), traceState: null, isRemote: true);
+        return new ActivityContext(ActivityTraceId.CreateFromBytes(trace), ActivitySpanId.CreateFromBytes(span),
+            (ActivityTraceFlags)(body[25] & (byte)ActivityTraceFlags.Recorded), traceState: null, isRemote: true);
     }
+
+    /// <summary>The message's length in a request body of <paramref name="bodyLength"/> bytes: the context is not part of it, as gRPC's headers are not.</summary>
+    public static int MessageLength(int bodyLength, FrameFlags flags) => flags == FrameFlags.TraceContext ? bodyLength - Size : bodyLength;
 }
 
 /// <summary>The header's flags byte. Values are the wire's; any other bit, or a flag on a frame it does not belong to, is a protocol error.</summary>

@@ -5,6 +5,7 @@ using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Security;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Fast.Server;
@@ -55,7 +56,8 @@ internal sealed class FastServerConnection : IDisposable
     public void Run()
     {
         // Stream chunks are up to 64 KiB whatever the message limit; a request's own limit is checked in Handle.
-        using var reader = new FrameReader(_transport, Math.Max(_options.MaxMessageSize, StreamChunks.Size)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 && _handling.Count == 0 };
+        // A traced request's context is not counted against the limit (Handle checks the message): room for it here.
+        using var reader = new FrameReader(_transport, (int)Math.Min(Math.Max((long)_options.MaxMessageSize + TraceContext.Size, StreamChunks.Size), int.MaxValue)) { FrameTimeout = _options.FrameTimeout, SpinTicks = SpinBeforeBlocking.Ticks(_options.SpinWait), MaySpin = () => Sender.InFlight == 0 && _handling.Count == 0 };
         var reason = "closed by the client";
         try
         {
@@ -211,11 +213,11 @@ internal sealed class FastServerConnection : IDisposable
     {
         switch (header.Kind)
         {
-            case FrameKind.Request or FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish when header.BodyLength > _options.MaxMessageSize:
-                throw new FrameTooLargeException(header, header.BodyLength, _options.MaxMessageSize);
+            case FrameKind.Request or FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish when TraceContext.MessageLength(header.BodyLength, header.Flags) > _options.MaxMessageSize:
+                throw new FrameTooLargeException(header, TraceContext.MessageLength(header.BodyLength, header.Flags), _options.MaxMessageSize);
             case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
                 // A traced caller's context comes first (read before the call counts as started: bytes that are not one close the connection).
-                var parent = header.Flags == FrameFlags.TraceContext ? TraceContext.Read(body) : default;
+                var parent = header.Flags == FrameFlags.TraceContext ? TraceContext.Read(body, RpcServerTelemetry.IsEnabled) : default;
                 Sender.Started(header.CallId);
                 operation.Dispatch(this, header.CallId, header.Flags == FrameFlags.TraceContext ? body[TraceContext.Size..] : body, parent);
                 break;
