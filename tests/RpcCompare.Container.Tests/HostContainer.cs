@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
 using RpcCompare.Bindings;
 using RpcCompare.Testing;
 
@@ -46,7 +44,7 @@ internal sealed class HostContainer : IAsyncDisposable
         var volume = new TemporaryDirectory("rpccompare-volume-");
         var name = "rpccompare-test-" + Guid.NewGuid().ToString("N")[..12];
         // The image's fixed TCP ports, published on free ports of this machine's loopback (as compose does on fixed ones).
-        var published = new Dictionary<int, int> { [8808] = FreePort(), [8809] = FreePort(), [8080] = FreePort(), [50051] = FreePort() };
+        var published = new Dictionary<int, int> { [8808] = FreePort.OnLoopback(), [8809] = FreePort.OnLoopback(), [8080] = FreePort.OnLoopback(), [50051] = FreePort.OnLoopback() };
         // The volume is also mounted at its own path, where the sockets are made: the WCF Unix-socket
         // transport dispatches on the socket's full path, so its clients must see the same path as
         // the server. Other clients would reach the sockets at any path. The data root is on the
@@ -80,12 +78,5 @@ internal sealed class HostContainer : IAsyncDisposable
         // -v: the image's state volume (its certificate) goes with the container.
         await Podman.RunAsync("rm", "-f", "-v", Name);
         Volume.Dispose();
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

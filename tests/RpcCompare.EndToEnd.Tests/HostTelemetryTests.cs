@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Net;
-using System.Net.Sockets;
 using System.Text;
 using RpcCompare.Bindings;
 using RpcCompare.Testing;
@@ -20,7 +19,7 @@ public sealed class HostTelemetryTests
     {
         using var directory = new TemporaryDirectory();
         using var receiver = new OtlpHttpReceiver();
-        var metricsPort = FreePort();
+        var metricsPort = FreePort.OnLoopback();
         var endpointsPath = directory.PathFor("endpoints.json");
         await using var host = HostProcess.Start("--bindings", string.Join(',', s_bindings), "--endpoints-file", endpointsPath, "--socket-dir", directory.PathFor("sockets"),
             "--otlp-endpoint", receiver.Address, "--otlp-protocol", "http/protobuf", "--metrics-port", metricsPort.ToString(System.Globalization.CultureInfo.InvariantCulture));
@@ -68,13 +67,6 @@ public sealed class HostTelemetryTests
         Assert.Contains("--otlp-protocol must be grpc or http/protobuf; got 'json'.", host.Output, StringComparison.Ordinal);
     }
 
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
     /// <summary>Accepts OTLP/HTTP posts on 127.0.0.1 and keeps each trace post's body as text (protobuf strings read as they are).</summary>
     private sealed class OtlpHttpReceiver : IDisposable
     {
@@ -83,7 +75,7 @@ public sealed class HostTelemetryTests
 
         public OtlpHttpReceiver()
         {
-            var port = FreePort();
+            var port = FreePort.OnLoopback();
             Address = $"http://127.0.0.1:{port}";
             _listener.Prefixes.Add(Address + "/");
             _listener.Start();

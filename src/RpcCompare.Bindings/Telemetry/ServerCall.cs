@@ -31,17 +31,20 @@ public readonly struct ServerCall
     internal static ServerCall Begin(ServedMethod method, ActivityContext parent)
     {
         var previous = Activity.Current;
+        var cleared = false;
         if (parent == default && previous is { Recorded: false, OperationName: AspNetCoreRequest } request)
         {
             // Unrecorded (nothing listens to ASP.NET Core's spans), so the SDK's parent-based sampler would drop a child of
             // it: the call's span continues the trace the request came with (the W3C headers ASP.NET Core read), or begins one.
             parent = ActivityContext.TryParse(request.ParentId, request.TraceStateString, isRemote: true, out var remote) ? remote : default;
             Activity.Current = null;
+            cleared = true;
         }
 
         var activity = RpcServerTelemetry.Source.StartActivity(method.SpanName, ActivityKind.Server, parent, method.Tags);
-        if (activity is null)
+        if (activity is null && cleared)
         {
+            // Nothing recorded the call: the request's activity is current again, as ASP.NET Core expects to stop it.
             Activity.Current = previous;
         }
 

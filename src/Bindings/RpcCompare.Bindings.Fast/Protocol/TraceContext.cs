@@ -50,6 +50,22 @@ internal static class TraceContext
             (ActivityTraceFlags)(body[25] & (byte)ActivityTraceFlags.Recorded), traceState: null, isRemote: true);
     }
 
+    /// <summary>
+    /// A request body taken apart: the message, and the caller's context when the flags say one comes first
+    /// (<see cref="Read"/>); the whole body and no parent otherwise.
+    /// </summary>
+    public static ReadOnlySpan<byte> Split(ReadOnlySpan<byte> body, FrameFlags flags, bool wanted, out ActivityContext parent)
+    {
+        if (flags != FrameFlags.TraceContext)
+        {
+            parent = default;
+            return body;
+        }
+
+        parent = Read(body, wanted);
+        return body[Size..];
+    }
+
     /// <summary>The message's length in a request body of <paramref name="bodyLength"/> bytes: the context is not part of it, as gRPC's headers are not.</summary>
     public static int MessageLength(int bodyLength, FrameFlags flags) => flags == FrameFlags.TraceContext ? bodyLength - Size : bodyLength;
 }

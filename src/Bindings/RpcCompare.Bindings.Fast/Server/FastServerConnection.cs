@@ -217,9 +217,9 @@ internal sealed class FastServerConnection : IDisposable
                 throw new FrameTooLargeException(header, TraceContext.MessageLength(header.BodyLength, header.Flags), _options.MaxMessageSize);
             case FrameKind.Request when _dispatcher.Operation(header.Operation) is { } operation:
                 // A traced caller's context comes first (read before the call counts as started: bytes that are not one close the connection).
-                var parent = header.Flags == FrameFlags.TraceContext ? TraceContext.Read(body, RpcServerTelemetry.IsEnabled) : default;
+                var message = TraceContext.Split(body, header.Flags, RpcServerTelemetry.IsEnabled, out var parent);
                 Sender.Started(header.CallId);
-                operation.Dispatch(this, header.CallId, header.Flags == FrameFlags.TraceContext ? body[TraceContext.Size..] : body, parent);
+                operation.Dispatch(this, header.CallId, message, parent);
                 break;
             case FrameKind.Request:
                 Sender.Started(header.CallId);
