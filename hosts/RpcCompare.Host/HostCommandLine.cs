@@ -28,6 +28,7 @@ internal static class HostCommandLine
         ["--otlp-endpoint"] = "Telemetry:OtlpEndpoint",
         ["--otlp-protocol"] = "Telemetry:OtlpProtocol",
         ["--metrics-port"] = "Telemetry:PrometheusPort",
+        ["--push-redis"] = "Push:Redis:Configuration",
     };
 
     /// <summary>Switches that take no value: present means true.</summary>
@@ -92,6 +93,10 @@ internal static class HostCommandLine
                                    (default) or http/protobuf.
           --metrics-port PORT      Serve the metrics for Prometheus at
                                    http://LISTEN-ADDRESS:PORT/metrics (default: none).
+          --push-redis CONFIG      Share push topics with every host on this Redis (e.g.
+                                   127.0.0.1:6379): a publication on any of them reaches the
+                                   subscribers of all, numbered per topic by Redis, which keeps
+                                   the last --Push:Redis:MaxLength (10000) of each topic.
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 

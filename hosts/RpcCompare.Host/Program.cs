@@ -79,8 +79,17 @@ if (teamContracts is not null)
     }
 }
 
-// Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes); Push:QueueCapacity sizes each subscriber's queue.
-builder.Services.AddPushServices().Configure<RpcCompare.Push.PushOptions>(builder.Configuration.GetSection("Push"));
+// Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes, fast), shared through Redis with --push-redis.
+try
+{
+    HostPush.Add(builder.Services, builder.Configuration);
+}
+catch (ArgumentException exception)
+{
+    Console.Error.WriteLine($"rpccompare-host: {exception.Message}");
+    return 2;
+}
+
 if (hostOptions.MaxConnectionsPerBinding <= 0)
 {
     Console.Error.WriteLine($"rpccompare-host: --max-connections must be positive; got {hostOptions.MaxConnectionsPerBinding}.");

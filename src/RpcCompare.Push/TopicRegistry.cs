@@ -13,17 +13,29 @@ namespace RpcCompare.Push;
 /// subscriber: it puts the publication in each subscriber's bounded queue and disconnects any
 /// subscriber whose queue is full.
 /// </summary>
-public sealed class TopicRegistry
+/// <remarks>
+/// With an <see cref="IPushBroker"/> registered, the registry is one replica's share of topics that
+/// several hosts serve together: <see cref="PublishAsync"/> appends to the broker, which numbers the
+/// publication, and every replica's registry (this one too) queues it for its own subscribers when
+/// the broker's feed brings it, in the topic's order, reading any gap back from the broker's log.
+/// </remarks>
+public sealed class TopicRegistry : IDisposable, IAsyncDisposable
 {
     private readonly ConcurrentDictionary<string, Topic> _topics = new(StringComparer.Ordinal);
     private readonly PushOptions _options;
     private readonly ILogger<TopicRegistry> _logger;
+    private readonly IPushBroker? _broker;
+    private readonly BrokerFeed? _feed;
+    private readonly Func<string, long>? _lastSequence;
     private long _nextSubscriberId;
     private long _published;
     private long _disconnected;
     private long _encodings;
 
-    public TopicRegistry(IOptions<PushOptions> options, ILogger<TopicRegistry> logger)
+    /// <param name="options">Push settings.</param>
+    /// <param name="logger">For dropped subscribers and broker trouble.</param>
+    /// <param name="broker">The broker the host shares topics through with other replicas; none by default.</param>
+    public TopicRegistry(IOptions<PushOptions> options, ILogger<TopicRegistry> logger, IPushBroker? broker = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         _options = options.Value;
@@ -33,7 +45,16 @@ public sealed class TopicRegistry
         }
 
         _logger = logger;
+        if (broker is not null)
+        {
+            _broker = broker;
+            _lastSequence = LastSequence;
+            _feed = new BrokerFeed(broker, this, logger);
+        }
     }
+
+    /// <summary>The broker this registry shares topics through, if any.</summary>
+    public IPushBroker? Broker => _broker;
 
     /// <summary>What the registry holds and has done, for tests and the runner's report.</summary>
     public PushStatistics Statistics => new(
@@ -48,11 +69,28 @@ public sealed class TopicRegistry
     public PushSubscriber Subscribe(string topic, out long lastSequence)
     {
         Validate(topic);
+        _feed?.WaitUntilOpen();
         var subscriber = new PushSubscriber(this, topic, Interlocked.Increment(ref _nextSubscriberId), _options.QueueCapacity);
         while (true)
         {
-            var entry = _topics.GetOrAdd(topic, static name => new Topic(name));
-            if (entry.TryAdd(subscriber, out lastSequence))
+            var entry = _topics.GetOrAdd(topic, static (name, lastSequence) => new Topic(name, lastSequence), _lastSequence);
+            bool added;
+            try
+            {
+                added = entry.TryAdd(subscriber, out lastSequence);
+            }
+            catch (Exception e) when (e is not RpcServiceException)
+            {
+                // The broker did not answer: the subscription is refused, and an empty topic leaves (the next subscriber asks again).
+                if (entry.IsRemoved)
+                {
+                    _topics.TryRemove(new KeyValuePair<string, Topic>(topic, entry));
+                }
+
+                throw BrokerFailed(e);
+            }
+
+            if (added)
             {
                 return subscriber;
             }
@@ -62,14 +100,30 @@ public sealed class TopicRegistry
     }
 
     /// <summary>
+    /// Publishes on every binding, and with a broker on every replica: without a broker, as
+    /// <see cref="Publish"/>, completed at once; with one, once the broker numbered it. Replicas queue
+    /// it for their subscribers when the broker's feed brings it, so the reply counts none.
+    /// </summary>
+    /// <exception cref="RpcServiceException">The topic name is empty or too long, or the broker did not take it.</exception>
+    public ValueTask<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
+        _broker is null ? ValueTask.FromResult(Publish(notification)) : new(PublishThroughBrokerAsync(notification, cancellationToken));
+
+    /// <summary>
     /// Gives the notification the topic's next sequence number and queues it for every subscriber.
-    /// A topic nobody subscribes to takes nothing: the reply says 0 queued and sequence 0.
+    /// A topic nobody subscribes to takes nothing: the reply says 0 queued and sequence 0. Only for a
+    /// registry without a broker (the bindings call <see cref="PublishAsync"/>).
     /// </summary>
     /// <exception cref="RpcServiceException">The topic name is empty or too long.</exception>
+    /// <exception cref="InvalidOperationException">The registry publishes through a broker.</exception>
     public PublishReply Publish(Notification notification)
     {
         ArgumentNullException.ThrowIfNull(notification);
         Validate(notification.Topic);
+        if (_broker is not null)
+        {
+            throw new InvalidOperationException("This registry publishes through a broker: call PublishAsync.");
+        }
+
         if (!_topics.TryGetValue(notification.Topic, out var topic))
         {
             return new PublishReply();
@@ -77,14 +131,105 @@ public sealed class TopicRegistry
 
         var (sequence, queued, full) = topic.Publish(notification, _options.QueueCapacity, this);
         Interlocked.Increment(ref _published);
+        Dropped(topic, full);
+        return new PublishReply { Sequence = sequence, Queued = queued, Disconnected = full.Count };
+    }
+
+    /// <summary>Stops following the broker's feed without waiting for it to stop.</summary>
+    public void Dispose() => _feed?.Stop();
+
+    /// <summary>Stops following the broker's feed.</summary>
+    public ValueTask DisposeAsync() => _feed?.DisposeAsync() ?? ValueTask.CompletedTask;
+
+    /// <summary>
+    /// A publication from the broker's feed: queued for this replica's subscribers of its topic if it
+    /// is the next one; a gap before it is read back from the broker's log first (what the log no
+    /// longer holds stays a gap the subscribers see in the numbers).
+    /// </summary>
+    internal async ValueTask DeliverAsync(Notification notification, CancellationToken cancellationToken)
+    {
+        if (!_topics.TryGetValue(notification.Topic, out var topic))
+        {
+            return;
+        }
+
+        var (outcome, expected, full) = topic.Deliver(notification, acceptGap: false, _options.QueueCapacity, this);
+        if (outcome != Delivery.Gap)
+        {
+            Delivered(topic, outcome, full);
+            return;
+        }
+
+        // A broker failure here leaves the gap open: the topic's next publication reads it again.
+        var missing = await _broker!.ReadAfterAsync(topic.Name, expected - 1, (int)Math.Min(notification.Sequence - expected, MaxGapRead), cancellationToken).ConfigureAwait(false);
+        PushLog.GapRead(_logger, topic.Name, expected, notification.Sequence - 1, missing.Count);
+        foreach (var earlier in missing.Where(m => m.Sequence < notification.Sequence))
+        {
+            (outcome, _, full) = topic.Deliver(earlier, acceptGap: true, _options.QueueCapacity, this);
+            Delivered(topic, outcome, full);
+        }
+
+        (outcome, _, full) = topic.Deliver(notification, acceptGap: true, _options.QueueCapacity, this);
+        Delivered(topic, outcome, full);
+    }
+
+    /// <summary>Reads back, for every topic this replica follows, what the broker's log holds beyond what was delivered.</summary>
+    internal async Task CatchUpAsync(CancellationToken cancellationToken)
+    {
+        foreach (var topic in _topics.Values)
+        {
+            var delivered = topic.Delivered;
+            foreach (var missed in await _broker!.ReadAfterAsync(topic.Name, delivered, MaxGapRead, cancellationToken).ConfigureAwait(false))
+            {
+                var (outcome, _, full) = topic.Deliver(missed, acceptGap: true, _options.QueueCapacity, this);
+                Delivered(topic, outcome, full);
+            }
+        }
+    }
+
+    /// <summary>The most a gap is read back from the log at once: a subscriber further behind sees the rest as lost.</summary>
+    internal const int MaxGapRead = 10_000;
+
+    private void Delivered(Topic topic, Delivery outcome, List<PushSubscriber> full)
+    {
+        if (outcome == Delivery.Queued)
+        {
+            Interlocked.Increment(ref _published);
+        }
+
+        Dropped(topic, full);
+    }
+
+    private void Dropped(Topic topic, List<PushSubscriber> full)
+    {
         foreach (var subscriber in full)
         {
             Interlocked.Increment(ref _disconnected);
             PushLog.SubscriberDisconnected(_logger, subscriber.Id, subscriber.Topic, subscriber.Capacity);
             Forget(topic, subscriber);
         }
+    }
 
-        return new PublishReply { Sequence = sequence, Queued = queued, Disconnected = full.Count };
+    private async Task<PublishReply> PublishThroughBrokerAsync(Notification notification, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(notification);
+        Validate(notification.Topic);
+        try
+        {
+            return new PublishReply { Sequence = await _broker!.PublishAsync(notification, cancellationToken).ConfigureAwait(false) };
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            throw BrokerFailed(e);
+        }
+    }
+
+    private long LastSequence(string topic) => _broker!.LastSequence(topic);
+
+    private RpcServiceException BrokerFailed(Exception e)
+    {
+        _feed!.ReportFailure(e);
+        return new RpcServiceException(RpcErrorCode.Internal, $"The push broker ({_broker!.Description}) did not answer: {e.Message}");
     }
 
     /// <summary>A binding serialized a publication once for all its subscribers (<see cref="Publication.Encoded{T}"/>).</summary>

@@ -3,20 +3,30 @@ using RpcCompare.Contracts.Push;
 namespace RpcCompare.Push.Internal;
 
 /// <summary>
-/// One topic's subscribers and sequence counter. Publishing queues under the lock, so two
+/// One topic's subscribers and sequence counter. Queuing happens under the lock, so two
 /// publications to one topic reach every subscriber in the same order; the subscriber array is
 /// replaced, never changed, so a publication walks a stable snapshot.
 /// </summary>
+/// <remarks>
+/// With a broker (<see cref="IPushBroker"/>) the broker numbers publications and the topic only
+/// follows: its first subscriber asks the broker for the last number (<see cref="TryAdd"/>), and
+/// the feed hands publications in through <see cref="Deliver"/>, which keeps them contiguous.
+/// </remarks>
 internal sealed class Topic
 {
     private readonly Lock _lock = new();
+    private readonly Func<string, long>? _lastSequence;
     private PushSubscriber[] _subscribers = [];
     private long _sequence;
+    private bool _joined;
     private bool _removed;
 
-    public Topic(string name)
+    /// <param name="name">The topic's name.</param>
+    /// <param name="lastSequence">The broker's last number for a topic, when a broker numbers publications.</param>
+    public Topic(string name, Func<string, long>? lastSequence)
     {
         Name = name;
+        _lastSequence = lastSequence;
     }
 
     public string Name { get; }
@@ -24,6 +34,7 @@ internal sealed class Topic
     public int Count => Volatile.Read(ref _subscribers).Length;
 
     /// <summary>False when the topic already emptied and left the registry.</summary>
+    /// <exception cref="Exception">The broker did not say the topic's last number (the topic is then closed if empty).</exception>
     public bool TryAdd(PushSubscriber subscriber, out long lastSequence)
     {
         lock (_lock)
@@ -34,8 +45,50 @@ internal sealed class Topic
                 return false;
             }
 
+            if (_lastSequence is not null && !_joined)
+            {
+                // Under the lock, so the feed waits: whatever it holds for this topic was published before
+                // this question reached the broker, and is counted in the answer (Deliver drops it as old).
+                try
+                {
+                    _sequence = _lastSequence(Name);
+                }
+                catch
+                {
+                    _removed = _subscribers.Length == 0;
+                    throw;
+                }
+
+                _joined = true;
+                lastSequence = _sequence;
+            }
+
             _subscribers = [.. _subscribers, subscriber];
             return true;
+        }
+    }
+
+    /// <summary>The number of the last publication queued (or, before any, the last one the broker had given when the first subscriber came).</summary>
+    public long Delivered
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _sequence;
+            }
+        }
+    }
+
+    /// <summary>True when the topic is empty and closed to new subscribers (it then leaves the registry).</summary>
+    public bool IsRemoved
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _removed;
+            }
         }
     }
 
@@ -56,42 +109,89 @@ internal sealed class Topic
         }
     }
 
+    /// <summary>Numbers a publication on this host (no broker) and queues it for every subscriber.</summary>
     public (long Sequence, int Queued, List<PushSubscriber> Full) Publish(Notification notification, int capacity, TopicRegistry registry)
     {
-        List<PushSubscriber> full = [];
-        var queued = 0;
         lock (_lock)
         {
             // A copy per publication: every subscriber's queue holds the same instance, and the caller's object stays the caller's.
-            var publication = new Publication(new Notification
+            var (queued, full) = FanOut(new Notification
             {
                 Topic = Name,
                 Sequence = ++_sequence,
                 SentTimestamp = notification.SentTimestamp,
                 Publisher = notification.Publisher,
                 Items = notification.Items,
-            }, registry);
-            foreach (var subscriber in _subscribers)
-            {
-                if (subscriber.TryEnqueue(publication))
-                {
-                    queued++;
-                }
-                else if (!subscriber.IsEnded)
-                {
-                    full.Add(subscriber);
-                }
-
-                // Else it is leaving (unsubscribed, or its connection closed) and not yet out of the
-                // topic: not a subscriber the server dropped, so neither counted nor ended again.
-            }
-
-            foreach (var subscriber in full)
-            {
-                subscriber.End($"Disconnected by the server: {capacity} notifications were waiting unread on topic '{Name}' (Push:QueueCapacity); a subscriber that falls this far behind is dropped so it cannot delay the others.");
-            }
-
+            }, capacity, registry);
             return (_sequence, queued, full);
         }
     }
+
+    /// <summary>
+    /// Queues a publication the broker numbered, if it is the next one. Older ones (counted in the
+    /// first subscriber's answer, or seen before) are dropped; a later one is refused as a gap and
+    /// its sequence's predecessor returned, unless <paramref name="acceptGap"/>: the caller read what
+    /// it could of the gap from the broker's log, and the rest is gone.
+    /// </summary>
+    public (Delivery Outcome, long Expected, List<PushSubscriber> Full) Deliver(Notification notification, bool acceptGap, int capacity, TopicRegistry registry)
+    {
+        lock (_lock)
+        {
+            if (!_joined || _removed || notification.Sequence <= _sequence)
+            {
+                return (Delivery.Old, _sequence + 1, []);
+            }
+
+            if (notification.Sequence > _sequence + 1 && !acceptGap)
+            {
+                return (Delivery.Gap, _sequence + 1, []);
+            }
+
+            _sequence = notification.Sequence;
+            var (_, full) = FanOut(notification, capacity, registry);
+            return (Delivery.Queued, _sequence + 1, full);
+        }
+    }
+
+    // Under the lock.
+    private (int Queued, List<PushSubscriber> Full) FanOut(Notification notification, int capacity, TopicRegistry registry)
+    {
+        List<PushSubscriber> full = [];
+        var queued = 0;
+        var publication = new Publication(notification, registry);
+        foreach (var subscriber in _subscribers)
+        {
+            if (subscriber.TryEnqueue(publication))
+            {
+                queued++;
+            }
+            else if (!subscriber.IsEnded)
+            {
+                full.Add(subscriber);
+            }
+
+            // Else it is leaving (unsubscribed, or its connection closed) and not yet out of the
+            // topic: not a subscriber the server dropped, so neither counted nor ended again.
+        }
+
+        foreach (var subscriber in full)
+        {
+            subscriber.End($"Disconnected by the server: {capacity} notifications were waiting unread on topic '{Name}' (Push:QueueCapacity); a subscriber that falls this far behind is dropped so it cannot delay the others.");
+        }
+
+        return (queued, full);
+    }
+}
+
+/// <summary>What <see cref="Topic.Deliver"/> did with a publication from the broker.</summary>
+internal enum Delivery
+{
+    /// <summary>Queued for every subscriber.</summary>
+    Queued,
+
+    /// <summary>Already delivered or counted, or the topic has no subscriber here: dropped.</summary>
+    Old,
+
+    /// <summary>Publications before it are missing: not queued.</summary>
+    Gap,
 }

@@ -52,13 +52,35 @@ internal sealed class FastPushSession : IDisposable
                     sender.Reply(header.CallId, session.Unsubscribe(Decode<SubscribeRequest>(header.Kind, body).Topic));
                     break;
                 default:
-                    sender.Reply(header.CallId, registry.Publish(Decode<Notification>(header.Kind, body)));
+                    var publishing = registry.PublishAsync(Decode<Notification>(header.Kind, body));
+                    if (publishing.IsCompletedSuccessfully)
+                    {
+                        sender.Reply(header.CallId, publishing.Result);
+                    }
+                    else
+                    {
+                        // Through a broker: the connection reads on while the broker answers.
+                        _ = ReplyWhenPublishedAsync(sender, header.CallId, publishing);
+                    }
+
                     break;
             }
         }
         catch (Exception e)
         {
             sender.Error(header.CallId, e, null);
+        }
+    }
+
+    private static async Task ReplyWhenPublishedAsync(ConnectionSender sender, uint callId, ValueTask<PublishReply> publishing)
+    {
+        try
+        {
+            sender.Reply(callId, await publishing.ConfigureAwait(false));
+        }
+        catch (Exception e)
+        {
+            sender.Error(callId, e, null);
         }
     }
 

@@ -47,7 +47,7 @@ internal sealed class GrpcPushService : IPushService
         }
     }
 
-    public Task<PublishReply> PublishAsync(Notification notification) => Task.FromResult(_registry.Publish(notification));
+    public Task<PublishReply> PublishAsync(Notification notification) => _registry.PublishAsync(notification).AsTask();
 
     // Outside the iterator: C# allows no yield inside a try with a catch.
     private static async Task<bool> WaitAsync(System.Threading.Channels.ChannelReader<Publication> reader, CancellationToken cancellationToken)

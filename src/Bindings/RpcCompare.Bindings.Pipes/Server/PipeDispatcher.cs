@@ -92,7 +92,7 @@ internal sealed class PipeDispatcher
                 break;
             case OperationCode.Publish:
                 var topics = _topics ?? throw new RpcServiceException(RpcErrorCode.NotFound, "This host serves no publish/subscribe (no topic registry was added).");
-                PushCodec.WritePublishReply(reply, topics.Publish(Decode(body, PushCodec.ReadNotification)));
+                PushCodec.WritePublishReply(reply, await topics.PublishAsync(Decode(body, PushCodec.ReadNotification)));
                 break;
             default:
                 throw new PipeProtocolException($"Unknown operation code 0x{(byte)operation:X2}.");

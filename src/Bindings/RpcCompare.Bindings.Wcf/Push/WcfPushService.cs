@@ -38,7 +38,7 @@ internal abstract class WcfPushService : IPushDuplexService
         return Task.FromResult(new SubscribeReply());
     }
 
-    public Task<PublishReply> PublishAsync(Notification notification) => Task.FromResult(_registry.Publish(notification));
+    public Task<PublishReply> PublishAsync(Notification notification) => _registry.PublishAsync(notification).AsTask();
 
     /// <summary>Sends one publication through a session's callback channel.</summary>
     internal abstract Task SendAsync(IPushCallback callback, Publication publication);

@@ -66,7 +66,7 @@ internal static class LongPollEndpoints
     }
 
     private static async Task<IResult> PublishAsync(HttpContext context, TopicRegistry registry, IOptions<WcfHttpBindingOptions> options) =>
-        await RefusalsAsErrors(context, options.Value, async () => Results.Json(registry.Publish(await ReadAsync<Notification>(context)), LongPollWire.Json));
+        await RefusalsAsErrors(context, options.Value, async () => Results.Json(await registry.PublishAsync(await ReadAsync<Notification>(context), context.RequestAborted), LongPollWire.Json));
 
     private static async Task PollAsync(string id, int? wait, HttpContext context, LongPollSessions sessions, IOptions<WcfHttpBindingOptions> options)
     {

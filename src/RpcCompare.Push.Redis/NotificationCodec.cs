@@ -1,0 +1,70 @@
+using System.Buffers.Text;
+using System.Globalization;
+using RpcCompare.Contracts.Push;
+using StackExchange.Redis;
+
+namespace RpcCompare.Push.Redis;
+
+/// <summary>
+/// A notification in Redis: protobuf (protobuf-net, the contract's own member numbers) without its
+/// sequence, which is the stream entry's id (<c>0-N</c>) in the log and the text before the first
+/// space in an announcement on the channel.
+/// </summary>
+internal static class NotificationCodec
+{
+    public static byte[] Encode(Notification notification)
+    {
+        using var buffer = new MemoryStream();
+        ProtoBuf.Serializer.Serialize(buffer, new Notification
+        {
+            Topic = notification.Topic,
+            SentTimestamp = notification.SentTimestamp,
+            Publisher = notification.Publisher,
+            Items = notification.Items,
+        });
+        return buffer.ToArray();
+    }
+
+    public static Notification Decode(RedisValue id, RedisValue body)
+    {
+        var notification = Deserialize((byte[])body!);
+        notification.Sequence = Sequence(id);
+        return notification;
+    }
+
+    /// <summary>The N of a stream entry id <c>0-N</c>.</summary>
+    public static long Sequence(RedisValue id)
+    {
+        var text = (string)id!;
+        return text.StartsWith("0-", StringComparison.Ordinal) && long.TryParse(text.AsSpan(2), NumberStyles.None, CultureInfo.InvariantCulture, out var sequence)
+            ? sequence
+            : throw new InvalidDataException($"Stream entry id '{text}' is not one this product writes (0-N).");
+    }
+
+    /// <summary>"N protobuf" from the channel; false for anything else.</summary>
+    public static bool TryDecodeAnnouncement(RedisValue message, out Notification notification)
+    {
+        notification = null!;
+        var bytes = (byte[]?)message;
+        var space = bytes is null ? -1 : Array.IndexOf(bytes, (byte)' ');
+        if (space <= 0 || !Utf8Parser.TryParse(bytes.AsSpan(0, space), out long sequence, out var consumed) || consumed != space || sequence < 1)
+        {
+            return false;
+        }
+
+        try
+        {
+            notification = Deserialize(bytes.AsSpan(space + 1).ToArray());
+        }
+        catch (Exception e) when (e is ProtoBuf.ProtoException or EndOfStreamException or InvalidOperationException or OverflowException or ArgumentException)
+        {
+            // Not protobuf of a notification: protobuf-net reports malformed input with any of these.
+            return false;
+        }
+
+        notification.Sequence = sequence;
+        return !string.IsNullOrEmpty(notification.Topic);
+    }
+
+    private static Notification Deserialize(byte[] body) => ProtoBuf.Serializer.Deserialize<Notification>(body.AsSpan());
+}

@@ -1,0 +1,41 @@
+using RpcCompare.Contracts.Push;
+
+namespace RpcCompare.Push;
+
+/// <summary>
+/// A message broker that several hosts (replicas behind a load balancer) share, so that a
+/// publication made on any of them reaches the subscribers of every one. The broker numbers each
+/// topic's publications and keeps them for a while in a log; every replica's <see cref="TopicRegistry"/>
+/// receives every publication from <see cref="OpenFeedAsync"/> and fans it out to its own subscribers.
+/// </summary>
+/// <remarks>
+/// The feed may lose publications while a replica's connection to the broker is down (the registry
+/// then reads what it missed from the log when the next publication of that topic shows a gap),
+/// but it never reorders a topic.
+/// </remarks>
+public interface IPushBroker
+{
+    /// <summary>Where the broker is, for errors and logs (never a password).</summary>
+    string Description { get; }
+
+    /// <summary>Appends a publication to its topic's log; the sequence number the broker gave it.</summary>
+    Task<long> PublishAsync(Notification notification, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The last sequence number given in <paramref name="topic"/>, 0 when none. Synchronous: the first
+    /// subscriber of a topic on a replica waits for it, and subscribing is synchronous on every binding.
+    /// </summary>
+    long LastSequence(string topic);
+
+    /// <summary>
+    /// The publications of <paramref name="topic"/> numbered after <paramref name="after"/>, oldest first,
+    /// at most <paramref name="count"/>. Publications the log no longer holds are absent.
+    /// </summary>
+    Task<IReadOnlyList<Notification>> ReadAfterAsync(string topic, long after, int count, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Starts receiving every publication of every topic, each topic in order, and returns once the
+    /// broker is listening: anything published after that is in the feed. Ends when cancelled.
+    /// </summary>
+    Task<IAsyncEnumerable<Notification>> OpenFeedAsync(CancellationToken cancellationToken);
+}

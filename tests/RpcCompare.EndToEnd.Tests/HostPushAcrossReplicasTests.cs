@@ -1,0 +1,53 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using RpcCompare.Bindings;
+using RpcCompare.Client;
+using RpcCompare.Contracts.Push;
+using RpcCompare.Testing;
+
+namespace RpcCompare.EndToEnd.Tests;
+
+/// <summary>Two real hosts on one Redis (<c>--push-redis</c>), as replicas behind a balancer: push crosses from one to the other.</summary>
+public sealed class HostPushAcrossReplicasTests
+{
+    [Fact]
+    public async Task APublicationOnOneHost_ReachesASubscriberOfTheOther_InOrder_WhateverTheBindings()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        using var directory = new TemporaryDirectory();
+        await using var first = HostProcess.Start("--bindings", "pipes,fast-uds", "--push-redis", redis.Configuration,
+            "--endpoints-file", directory.PathFor("first.json"), "--socket-dir", directory.PathFor("first"));
+        await using var second = HostProcess.Start("--bindings", "pipes,fast-uds", "--push-redis", redis.Configuration,
+            "--endpoints-file", directory.PathFor("second.json"), "--socket-dir", directory.PathFor("second"));
+        var publishTo = await first.WaitForEndpointsAsync(directory.PathFor("first.json"));
+        var subscribeTo = await second.WaitForEndpointsAsync(directory.PathFor("second.json"));
+
+        using var factory = RpcClientFactory.CreateDefault();
+        await using var subscriberClient = factory.CreatePushClient(BindingNames.FastUds, subscribeTo[BindingNames.FastUds]);
+        var received = new ConcurrentQueue<Notification>();
+        await using var subscription = await subscriberClient.SubscribeAsync("room", received.Enqueue).Bounded();
+        await using var publisher = factory.CreatePushClient(BindingNames.Pipes, publishTo[BindingNames.Pipes]);
+        List<long> replies = [];
+        for (var i = 1; i <= 5; i++)
+        {
+            replies.Add((await publisher.PublishAsync(new Notification { Topic = "room", Items = [i.ToString(CultureInfo.InvariantCulture)] }).Bounded()).Sequence);
+        }
+
+        await Eventually.HoldsAsync(() => received.Count(n => n.Sequence > 0) >= 5, TestTimeout.Default,
+            () => $"received {received.Count}; first host:\n{first.Output}\nsecond host:\n{second.Output}");
+        Assert.Equal([1L, 2, 3, 4, 5], replies);
+        Assert.Equal(["1", "2", "3", "4", "5"], received.Where(n => n.Sequence > 0).Select(n => n.Items.Single()));
+        Assert.Equal([1L, 2, 3, 4, 5], received.Where(n => n.Sequence > 0).Select(n => n.Sequence));
+    }
+
+    [Theory]
+    [InlineData("127.0.0.1:6379,bogus=1", "is not a Redis configuration")]
+    [InlineData(",password=x", "names no Redis server")]
+    public async Task ARedisSettingThatCannotWork_StopsTheHostWithTheReason(string configuration, string reason)
+    {
+        await using var host = HostProcess.Start("--bindings", "pipes", "--push-redis", configuration);
+
+        Assert.Equal(2, await host.WaitForExitAsync());
+        Assert.Contains(reason, host.Output, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,160 @@
+using RpcCompare.Contracts;
+using RpcCompare.Contracts.Push;
+using RpcCompare.Testing;
+using StackExchange.Redis;
+
+namespace RpcCompare.Push.Redis.Tests;
+
+public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
+{
+    private readonly RedisServer _redis;
+
+    public RedisPushBrokerTests(RedisServerFixture fixture)
+    {
+        _redis = fixture.Server;
+    }
+
+    [Fact]
+    public async Task APublicationOnAnyReplica_ReachesTheSubscribersOfEvery_InOneNumberedOrder()
+    {
+        await using var replicas = new Replicas(_redis.Configuration);
+        using var onFirst = replicas[0].Subscribe("room", out var firstLast);
+        using var onSecond = replicas[1].Subscribe("room", out var secondLast);
+
+        List<long> replies = [];
+        for (var i = 1; i <= 40; i++)
+        {
+            replies.Add((await replicas[i % 2].PublishAsync(Replicas.Numbered("room", i))).Sequence);
+        }
+
+        Assert.Equal((0, 0), (firstLast, secondLast));
+        Assert.Equal(Enumerable.Range(1, 40).Select(i => (long)i), replies);
+        foreach (var subscriber in new[] { onFirst, onSecond })
+        {
+            var received = await ReadAsync(subscriber, 40);
+            Assert.Equal(Enumerable.Range(1, 40).Select(i => (long)i), received.Select(n => n.Sequence));
+            Assert.Equal(Enumerable.Range(1, 40).Select(i => i.ToString(System.Globalization.CultureInfo.InvariantCulture)), received.Select(n => n.Items.Single()));
+        }
+    }
+
+    [Fact]
+    public async Task ConcurrentPublishersOnTwoReplicas_EverySubscriberSeesEachTopicInTheSameOrder()
+    {
+        await using var replicas = new Replicas(_redis.Configuration);
+        string[] topics = ["a", "b"];
+        var subscribers = topics.SelectMany(t => new[] { replicas[0].Subscribe(t, out _), replicas[1].Subscribe(t, out _) }).ToList();
+
+        await Task.WhenAll(Enumerable.Range(0, 4).Select(p => Task.Run(async () =>
+        {
+            for (var i = 0; i < 50; i++)
+            {
+                await replicas[p % 2].PublishAsync(Replicas.Numbered(topics[p / 2], (p * 1000) + i));
+            }
+        })));
+
+        foreach (var pair in subscribers.Chunk(2))
+        {
+            var first = await ReadAsync(pair[0], 100);
+            var second = await ReadAsync(pair[1], 100);
+            Assert.Equal(Enumerable.Range(1, 100).Select(i => (long)i), first.Select(n => n.Sequence));
+            Assert.Equal(first.Select(n => n.Items.Single()), second.Select(n => n.Items.Single()));
+        }
+
+        foreach (var subscriber in subscribers)
+        {
+            subscriber.Dispose();
+        }
+    }
+
+    [Fact]
+    public async Task ATopicsLogOutlivesItsSubscribers_ALaterSubscriberIsToldTheLastNumber_AndGetsWhatFollows()
+    {
+        await using var replicas = new Replicas(_redis.Configuration);
+        for (var i = 1; i <= 3; i++)
+        {
+            Assert.Equal(i, (await replicas[0].PublishAsync(Replicas.Numbered("log", i))).Sequence);
+        }
+
+        using var subscriber = replicas[1].Subscribe("log", out var last);
+        await replicas[0].PublishAsync(Replicas.Numbered("log", 4));
+
+        Assert.Equal(3, last);
+        var received = Assert.Single(await ReadAsync(subscriber, 1));
+        Assert.Equal((4L, "4"), (received.Sequence, received.Items.Single()));
+    }
+
+    [Fact]
+    public async Task APublicationTheFeedMissed_IsReadBackFromTheLog_BeforeTheNextOne()
+    {
+        await using var replicas = new Replicas(_redis.Configuration);
+        using var subscriber = replicas[1].Subscribe("gap", out _);
+
+        // Appended to the log without its announcement, as when a replica's Pub/Sub connection was down.
+        await using var redis = await ConnectionMultiplexer.ConnectAsync(_redis.Configuration);
+        await redis.GetDatabase().StreamAddAsync($"{replicas.Options.KeyPrefix}topic:gap", "n", NotificationCodec.Encode(Replicas.Numbered("gap", 1)), "0-*");
+        await replicas[0].PublishAsync(Replicas.Numbered("gap", 2));
+
+        var received = await ReadAsync(subscriber, 2);
+        Assert.Equal([(1L, "1"), (2L, "2")], received.Select(n => (n.Sequence, n.Items.Single())));
+    }
+
+    [Fact]
+    public async Task AStrangersMessageOnTheChannel_IsIgnored_AndTheFeedGoesOn()
+    {
+        await using var replicas = new Replicas(_redis.Configuration);
+        using var subscriber = replicas[1].Subscribe("strangers", out _);
+        await using var redis = await ConnectionMultiplexer.ConnectAsync(_redis.Configuration);
+        var channel = RedisChannel.Literal(replicas.Options.KeyPrefix + "feed");
+        foreach (var garbage in new RedisValue[] { "hello", "0 x", "-1 x", "7 \u00ff\u00ff\u00ff", "12" })
+        {
+            await redis.GetSubscriber().PublishAsync(channel, garbage);
+        }
+
+        await replicas[0].PublishAsync(Replicas.Numbered("strangers", 1));
+
+        var received = Assert.Single(await ReadAsync(subscriber, 1));
+        Assert.Equal(1, received.Sequence);
+    }
+
+    [Fact]
+    public async Task WithoutRedis_PublishingAndSubscribingFailWithAClearError()
+    {
+        await using var replicas = new Replicas($"127.0.0.1:{FreePort.OnLoopback()},connectTimeout=300", count: 1);
+
+        var publish = await Assert.ThrowsAsync<RpcServiceException>(async () => await replicas[0].PublishAsync(Replicas.Numbered("t", 1)));
+        var subscribe = Assert.Throws<RpcServiceException>(() => replicas[0].Subscribe("t", out _));
+
+        Assert.Equal(RpcErrorCode.Internal, publish.Code);
+        Assert.StartsWith("The push broker (redis 127.0.0.1:", publish.Message, StringComparison.Ordinal);
+        Assert.Contains("did not answer", publish.Message, StringComparison.Ordinal);
+        Assert.Contains("is not reachable", subscribe.Message, StringComparison.Ordinal);
+        Assert.Equal(0, replicas[0].Statistics.Topics);
+    }
+
+    [Fact]
+    public async Task ARedisThatGoesAway_RefusesANewTopicsSubscriber_AndLeavesNoEmptyTopicBehind()
+    {
+        var own = await RedisServer.StartAsync();
+        await using var replicas = new Replicas(own.Configuration, count: 1);
+        using var before = replicas[0].Subscribe("before", out _);
+        await own.DisposeAsync();
+
+        var refused = Assert.Throws<RpcServiceException>(() => replicas[0].Subscribe("after", out _));
+
+        Assert.Contains("did not answer", refused.Message, StringComparison.Ordinal);
+        Assert.Equal((1, 1), (replicas[0].Statistics.Topics, replicas[0].Statistics.Subscribers));
+    }
+
+    private static async Task<List<Notification>> ReadAsync(PushSubscriber subscriber, int count)
+    {
+        List<Notification> received = [];
+        using var timeout = new CancellationTokenSource(TestTimeout.Default);
+        while (received.Count < count)
+        {
+            received.Add((await subscriber.Notifications.ReadAsync(timeout.Token)).Notification);
+        }
+
+        Assert.False(subscriber.Notifications.TryRead(out var extra), $"More than {count}: sequence {extra?.Notification.Sequence}.");
+        return received;
+    }
+}
