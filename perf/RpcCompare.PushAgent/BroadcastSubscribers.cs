@@ -45,7 +45,7 @@ internal sealed class BroadcastSubscribers : IAsyncDisposable
             var client = _factory.CreatePushClient(command.Binding, command.Address, command.Variant);
             try
             {
-                var subscription = await client.SubscribeAsync(command.Topic, Receive, cancellationToken);
+                var subscription = await client.SubscribeAsync(command.Topic, Receive, cancellationToken: cancellationToken);
                 _ = subscription.Completion.ContinueWith(t => _ended.Enqueue(t.Exception?.InnerException?.Message ?? "ended"), TaskContinuationOptions.OnlyOnFaulted);
                 lock (_clients)
                 {

@@ -49,7 +49,7 @@ internal static class Collaboration
                             latencies.Add(latency);
                         }
                     }
-                }, cancellationToken);
+                }, cancellationToken: cancellationToken);
                 Interlocked.Increment(ref confirmed);
             });
             if (deadlinePassed && Volatile.Read(ref confirmed) < joins.Count)

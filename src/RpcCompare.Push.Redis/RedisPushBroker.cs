@@ -78,6 +78,12 @@ public sealed partial class RedisPushBroker : IPushBroker, IAsyncDisposable
         return last.Length == 0 ? 0 : NotificationCodec.Sequence(last[0].Id);
     }
 
+    public IReadOnlyList<Notification> ReadLatest(string topic, long after, long through, int count)
+    {
+        var newestFirst = _redis.GetDatabase().StreamRange(Key(topic), $"(0-{after.ToString(CultureInfo.InvariantCulture)}", $"0-{through.ToString(CultureInfo.InvariantCulture)}", count, Order.Descending);
+        return [.. newestFirst.Reverse().Select(e => NotificationCodec.Decode(e.Id, e["n"]))];
+    }
+
     public async Task<IReadOnlyList<Notification>> ReadAfterAsync(string topic, long after, int count, CancellationToken cancellationToken)
     {
         var entries = await _redis.GetDatabase().StreamRangeAsync(Key(topic), $"(0-{after.ToString(CultureInfo.InvariantCulture)}", "+", count)

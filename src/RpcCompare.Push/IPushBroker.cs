@@ -34,6 +34,13 @@ public interface IPushBroker
     Task<IReadOnlyList<Notification>> ReadAfterAsync(string topic, long after, int count, CancellationToken cancellationToken);
 
     /// <summary>
+    /// The newest publications of <paramref name="topic"/> numbered after <paramref name="after"/> and up to
+    /// <paramref name="through"/>, at most <paramref name="count"/>, oldest first: what a resuming subscriber
+    /// missed. Synchronous, as <see cref="LastSequence"/>: it is read while the subscriber is registered.
+    /// </summary>
+    IReadOnlyList<Notification> ReadLatest(string topic, long after, long through, int count);
+
+    /// <summary>
     /// Starts receiving every publication of every topic, each topic in order, and returns once the
     /// broker is listening: anything published after that is in the feed. Ends when cancelled.
     /// </summary>

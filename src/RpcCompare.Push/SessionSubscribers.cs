@@ -31,10 +31,10 @@ public sealed class SessionSubscribers
         }
     }
 
-    /// <summary>Subscribes the session to a topic (<see cref="TopicRegistry.Subscribe"/>).</summary>
+    /// <summary>Subscribes the session to a topic (<see cref="TopicRegistry.Subscribe(string, long, out long)"/>).</summary>
     /// <exception cref="InvalidOperationException">The session already subscribes to the topic.</exception>
     /// <exception cref="ObjectDisposedException">The session has ended.</exception>
-    public PushSubscriber Subscribe(string topic, out long lastSequence)
+    public PushSubscriber Subscribe(string topic, long after, out long lastSequence)
     {
         lock (_subscribers)
         {
@@ -44,7 +44,7 @@ public sealed class SessionSubscribers
                 throw new InvalidOperationException($"Session {_session} already subscribes to '{topic}'.");
             }
 
-            var subscriber = _registry.Subscribe(topic, out lastSequence);
+            var subscriber = _registry.Subscribe(topic, after, out lastSequence);
             _subscribers.Add(topic, subscriber);
             return subscriber;
         }

@@ -26,7 +26,6 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
     private readonly ILogger<TopicRegistry> _logger;
     private readonly IPushBroker? _broker;
     private readonly BrokerFeed? _feed;
-    private readonly Func<string, long>? _lastSequence;
     private long _nextSubscriberId;
     private long _published;
     private long _disconnected;
@@ -48,7 +47,6 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
         if (broker is not null)
         {
             _broker = broker;
-            _lastSequence = LastSequence;
             _feed = new BrokerFeed(broker, this, logger);
         }
     }
@@ -66,18 +64,27 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
 
     /// <summary>Registers a subscriber; every publication accepted after this returns reaches its queue.</summary>
     /// <exception cref="RpcServiceException">The topic name is empty or too long.</exception>
-    public PushSubscriber Subscribe(string topic, out long lastSequence)
+    public PushSubscriber Subscribe(string topic, out long lastSequence) => Subscribe(topic, after: 0, out lastSequence);
+
+    /// <summary>
+    /// Registers a subscriber resuming <paramref name="after"/> the last number it received
+    /// (<see cref="SubscribeRequest.After"/>): with a broker, its queue first holds the newest
+    /// publications after it that the broker's log still has, at most half the queue; without one
+    /// there is no log, and <paramref name="lastSequence"/> tells what it missed.
+    /// </summary>
+    /// <exception cref="RpcServiceException">The topic name is empty or too long, or the broker did not answer.</exception>
+    public PushSubscriber Subscribe(string topic, long after, out long lastSequence)
     {
         Validate(topic);
         _feed?.WaitUntilOpen();
         var subscriber = new PushSubscriber(this, topic, Interlocked.Increment(ref _nextSubscriberId), _options.QueueCapacity);
         while (true)
         {
-            var entry = _topics.GetOrAdd(topic, static (name, lastSequence) => new Topic(name, lastSequence), _lastSequence);
+            var entry = _topics.GetOrAdd(topic, static (name, broker) => new Topic(name, broker), _broker);
             bool added;
             try
             {
-                added = entry.TryAdd(subscriber, out lastSequence);
+                added = entry.TryAdd(subscriber, after, Math.Max(1, _options.QueueCapacity / 2), this, out lastSequence);
             }
             catch (Exception e) when (e is not RpcServiceException)
             {
@@ -223,8 +230,6 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
             throw BrokerFailed(e);
         }
     }
-
-    private long LastSequence(string topic) => _broker!.LastSequence(topic);
 
     private RpcServiceException BrokerFailed(Exception e)
     {

@@ -40,6 +40,40 @@ public sealed class HostPushAcrossReplicasTests
         Assert.Equal([1L, 2, 3, 4, 5], received.Where(n => n.Sequence > 0).Select(n => n.Sequence));
     }
 
+    [Fact]
+    public async Task EveryPushBinding_CarriesAResume_AndTheOtherHostSendsWhatItsLogHolds()
+    {
+        const string bindings = "pipes,fast-uds,grpc-uds,wcf-uds,wcf-http";
+        await using var redis = await RedisServer.StartAsync();
+        using var directory = new TemporaryDirectory();
+        await using var first = HostProcess.Start("--bindings", "pipes", "--push-redis", redis.Configuration,
+            "--endpoints-file", directory.PathFor("first.json"), "--socket-dir", directory.PathFor("first"));
+        await using var second = HostProcess.Start("--bindings", bindings, "--push-redis", redis.Configuration,
+            "--endpoints-file", directory.PathFor("second.json"), "--socket-dir", directory.PathFor("second"));
+        var publishTo = await first.WaitForEndpointsAsync(directory.PathFor("first.json"));
+        var subscribeTo = await second.WaitForEndpointsAsync(directory.PathFor("second.json"));
+        using var factory = RpcClientFactory.CreateDefault();
+        await using (var publisher = factory.CreatePushClient(BindingNames.Pipes, publishTo[BindingNames.Pipes]))
+        {
+            for (var i = 1; i <= 3; i++)
+            {
+                await publisher.PublishAsync(new Notification { Topic = "resume", Items = [i.ToString(CultureInfo.InvariantCulture)] }).Bounded();
+            }
+        }
+
+        var pushBindings = factory.PushBindings.Where(subscribeTo.ContainsKey).ToList();
+        Assert.Equal(bindings.Split(',').Order(), pushBindings.Order());
+        foreach (var binding in pushBindings)
+        {
+            await using var client = factory.CreatePushClient(binding, subscribeTo[binding]);
+            var received = new ConcurrentQueue<Notification>();
+            await using var subscription = await client.SubscribeAsync("resume", received.Enqueue, after: 1).Bounded();
+            await Eventually.HoldsAsync(() => received.Count(n => n.Sequence > 0) >= 2, TestTimeout.Default,
+                () => $"{binding}: received {string.Join(", ", received.Select(n => n.Sequence))}; second host:\n{second.Output}");
+            Assert.Equal(["2", "3"], received.Where(n => n.Sequence > 0).Select(n => n.Items.Single()));
+        }
+    }
+
     [Theory]
     [InlineData("127.0.0.1:6379,bogus=1", "is not a Redis configuration")]
     [InlineData(",password=x", "names no Redis server")]

@@ -84,6 +84,58 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     }
 
     [Fact]
+    public async Task ASubscriberResumingOnAnotherReplica_GetsWhatItMissedFromTheLog_ThenTheLiveOnes()
+    {
+        await using var replicas = new Replicas(_redis.Configuration);
+        var lost = replicas[1].Subscribe("resume", out _);
+        for (var i = 1; i <= 3; i++)
+        {
+            await replicas[0].PublishAsync(Replicas.Numbered("resume", i));
+        }
+
+        var before = await ReadAsync(lost, 3);
+        lost.Dispose();
+        for (var i = 4; i <= 6; i++)
+        {
+            await replicas[0].PublishAsync(Replicas.Numbered("resume", i));
+        }
+
+        using var resumed = replicas[0].Subscribe("resume", after: before[^1].Sequence, out var last);
+        await replicas[1].PublishAsync(Replicas.Numbered("resume", 7));
+
+        Assert.Equal(6, last);
+        Assert.Equal(["4", "5", "6", "7"], (await ReadAsync(resumed, 4)).Select(n => n.Items.Single()));
+    }
+
+    [Fact]
+    public async Task AResumeFurtherBackThanHalfTheQueue_GetsTheNewest_AndTheGapShowsInTheNumbers()
+    {
+        await using var replicas = new Replicas(_redis.Configuration, count: 1, queueCapacity: 8);
+        for (var i = 1; i <= 10; i++)
+        {
+            await replicas[0].PublishAsync(Replicas.Numbered("far", i));
+        }
+
+        using var resumed = replicas[0].Subscribe("far", after: 1, out var last);
+
+        Assert.Equal(10, last);
+        Assert.Equal([7L, 8, 9, 10], (await ReadAsync(resumed, 4)).Select(n => n.Sequence));
+    }
+
+    [Fact]
+    public async Task AResumeFromTheLatestNumber_ReplaysNothing()
+    {
+        await using var replicas = new Replicas(_redis.Configuration, count: 1);
+        await replicas[0].PublishAsync(Replicas.Numbered("latest", 1));
+
+        using var resumed = replicas[0].Subscribe("latest", after: 1, out var last);
+        await replicas[0].PublishAsync(Replicas.Numbered("latest", 2));
+
+        Assert.Equal(1, last);
+        Assert.Equal([2L], (await ReadAsync(resumed, 1)).Select(n => n.Sequence));
+    }
+
+    [Fact]
     public async Task APublicationTheFeedMissed_IsReadBackFromTheLog_BeforeTheNextOne()
     {
         await using var replicas = new Replicas(_redis.Configuration);

@@ -11,13 +11,13 @@ internal sealed class Replicas : IAsyncDisposable
 {
     private readonly List<(TopicRegistry Registry, RedisPushBroker Broker)> _replicas = [];
 
-    public Replicas(string configuration, int count = 2)
+    public Replicas(string configuration, int count = 2, int queueCapacity = 256)
     {
         Options = new RedisPushOptions { Configuration = configuration, KeyPrefix = $"test-{Guid.NewGuid():N}:" };
         for (var i = 0; i < count; i++)
         {
             var broker = new RedisPushBroker(Microsoft.Extensions.Options.Options.Create(Options), NullLogger<RedisPushBroker>.Instance);
-            _replicas.Add((new TopicRegistry(Microsoft.Extensions.Options.Options.Create(new PushOptions()), NullLogger<TopicRegistry>.Instance, broker), broker));
+            _replicas.Add((new TopicRegistry(Microsoft.Extensions.Options.Options.Create(new PushOptions { QueueCapacity = queueCapacity }), NullLogger<TopicRegistry>.Instance, broker), broker));
         }
     }
 

@@ -9,33 +9,38 @@ namespace RpcCompare.Push.Internal;
 /// </summary>
 /// <remarks>
 /// With a broker (<see cref="IPushBroker"/>) the broker numbers publications and the topic only
-/// follows: its first subscriber asks the broker for the last number (<see cref="TryAdd"/>), and
-/// the feed hands publications in through <see cref="Deliver"/>, which keeps them contiguous.
+/// follows: its first subscriber asks the broker for the last number (<see cref="TryAdd"/>), a
+/// resuming subscriber gets what it missed from the broker's log before it joins, and the feed hands
+/// publications in through <see cref="Deliver"/>, which keeps them contiguous.
 /// </remarks>
 internal sealed class Topic
 {
     private readonly Lock _lock = new();
-    private readonly Func<string, long>? _lastSequence;
+    private readonly IPushBroker? _broker;
     private PushSubscriber[] _subscribers = [];
     private long _sequence;
     private bool _joined;
     private bool _removed;
 
     /// <param name="name">The topic's name.</param>
-    /// <param name="lastSequence">The broker's last number for a topic, when a broker numbers publications.</param>
-    public Topic(string name, Func<string, long>? lastSequence)
+    /// <param name="broker">The broker that numbers publications, if any.</param>
+    public Topic(string name, IPushBroker? broker)
     {
         Name = name;
-        _lastSequence = lastSequence;
+        _broker = broker;
     }
 
     public string Name { get; }
 
     public int Count => Volatile.Read(ref _subscribers).Length;
 
-    /// <summary>False when the topic already emptied and left the registry.</summary>
-    /// <exception cref="Exception">The broker did not say the topic's last number (the topic is then closed if empty).</exception>
-    public bool TryAdd(PushSubscriber subscriber, out long lastSequence)
+    /// <summary>
+    /// False when the topic already emptied and left the registry. With a broker, a subscriber resuming
+    /// <paramref name="after"/> a number first gets the newest publications after it the log holds, at most
+    /// <paramref name="replayLimit"/>, in its queue before anything live.
+    /// </summary>
+    /// <exception cref="Exception">The broker did not answer (the topic is then closed if empty).</exception>
+    public bool TryAdd(PushSubscriber subscriber, long after, int replayLimit, TopicRegistry registry, out long lastSequence)
     {
         lock (_lock)
         {
@@ -45,13 +50,11 @@ internal sealed class Topic
                 return false;
             }
 
-            if (_lastSequence is not null && !_joined)
+            if (_broker is not null)
             {
-                // Under the lock, so the feed waits: whatever it holds for this topic was published before
-                // this question reached the broker, and is counted in the answer (Deliver drops it as old).
                 try
                 {
-                    _sequence = _lastSequence(Name);
+                    Join(_broker, subscriber, after, replayLimit, registry);
                 }
                 catch
                 {
@@ -59,12 +62,31 @@ internal sealed class Topic
                     throw;
                 }
 
-                _joined = true;
                 lastSequence = _sequence;
             }
 
             _subscribers = [.. _subscribers, subscriber];
             return true;
+        }
+    }
+
+    // Under the lock, so the feed waits: whatever it holds for this topic was published before these
+    // questions reached the broker, and is counted in the answers (Deliver drops it as old).
+    private void Join(IPushBroker broker, PushSubscriber subscriber, long after, int replayLimit, TopicRegistry registry)
+    {
+        if (!_joined)
+        {
+            _sequence = broker.LastSequence(Name);
+            _joined = true;
+        }
+
+        if (after > 0 && after < _sequence)
+        {
+            // Its own queue, still empty and at most half filled: nothing here can overflow it.
+            foreach (var missed in broker.ReadLatest(Name, after, _sequence, replayLimit))
+            {
+                subscriber.TryEnqueue(new Publication(missed, registry));
+            }
         }
     }
 

@@ -28,7 +28,7 @@ public sealed class PipePushFaultTests
         await first.PublishAsync(new Notification { Topic = "news" }).Bounded();
         await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
 
-        await raw.SendAsync(RawPipeConnection.Frame(8, (byte)OperationCode.Subscribe, Topic("news")));
+        await raw.SendAsync(RawPipeConnection.Frame(16, (byte)OperationCode.Subscribe, Subscription("news")));
         var reply = await raw.ReadReplyBytesAsync();
 
         Assert.Equal((PipeFrame.Success, 2L), (reply!.Value.Status, BinaryPrimitives.ReadInt64LittleEndian(reply.Value.Body)));
@@ -40,13 +40,13 @@ public sealed class PipePushFaultTests
         await using var server = await TestPipeServer.StartAsync(configurePush: _ => { });
         await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
 
-        await raw.SendAsync(RawPipeConnection.Frame(8, (byte)OperationCode.Subscribe, Topic("news")));
+        await raw.SendAsync(RawPipeConnection.Frame(16, (byte)OperationCode.Subscribe, Subscription("news")));
         Assert.Equal(PipeFrame.Success, (await raw.ReadReplyAsync())!.Value.Status);
-        await raw.SendAsync(RawPipeConnection.Frame(8, (byte)OperationCode.Subscribe, Topic("news")));
+        await raw.SendAsync(RawPipeConnection.Frame(16, (byte)OperationCode.Subscribe, Subscription("news")));
         var twice = await raw.ReadReplyAsync();
-        await raw.SendAsync(RawPipeConnection.Frame(9, (byte)OperationCode.Unsubscribe, Topic("sport")));
+        await raw.SendAsync(RawPipeConnection.Frame(17, (byte)OperationCode.Unsubscribe, Subscription("sport")));
         var notHeld = await raw.ReadReplyAsync();
-        await raw.SendAsync(RawPipeConnection.Frame(8, (byte)OperationCode.Unsubscribe, Topic("news")));
+        await raw.SendAsync(RawPipeConnection.Frame(16, (byte)OperationCode.Unsubscribe, Subscription("news")));
         var unsubscribed = await raw.ReadReplyAsync();
 
         Assert.Equal(((byte)RpcErrorCode.InvalidArgument, "This connection already subscribes to 'news'."), (twice!.Value.Status, twice.Value.Message));
@@ -244,6 +244,9 @@ public sealed class PipePushFaultTests
     }
 
     private static byte[] Topic(string topic) => [.. Le32(Encoding.UTF8.GetByteCount(topic)), .. Encoding.UTF8.GetBytes(topic)];
+
+    // A subscribe or unsubscribe request: the topic, then After (0: nothing to resume).
+    private static byte[] Subscription(string topic) => [.. Topic(topic), .. new byte[8]];
 
     private static byte[] Reply(byte status, byte[] body) => [.. Le32(body.Length), status, .. body];
 

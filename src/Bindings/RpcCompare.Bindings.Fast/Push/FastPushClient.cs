@@ -33,12 +33,12 @@ internal sealed class FastPushClient : IPushClient
         _options = options;
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
     {
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);
         try
         {
-            await CallAsync<SubscribeRequest, SubscribeReply>(FrameKind.Subscribe, new SubscribeRequest { Topic = subscription.Topic }, cancellationToken);
+            await CallAsync<SubscribeRequest, SubscribeReply>(FrameKind.Subscribe, new SubscribeRequest { Topic = subscription.Topic, After = after }, cancellationToken);
             return subscription;
         }
         catch

@@ -46,7 +46,7 @@ internal sealed class FastPushSession : IDisposable
             switch (header.Kind)
             {
                 case FrameKind.Subscribe:
-                    sender.Reply(header.CallId, session.Subscribe(Decode<SubscribeRequest>(header.Kind, body).Topic));
+                    sender.Reply(header.CallId, session.Subscribe(Decode<SubscribeRequest>(header.Kind, body)));
                     break;
                 case FrameKind.Unsubscribe:
                     sender.Reply(header.CallId, session.Unsubscribe(Decode<SubscribeRequest>(header.Kind, body).Topic));
@@ -95,14 +95,15 @@ internal sealed class FastPushSession : IDisposable
         _subscriptions.Clear();
     }
 
-    private SubscribeReply Subscribe(string topic)
+    private SubscribeReply Subscribe(SubscribeRequest request)
     {
+        var topic = request.Topic;
         if (_subscriptions.ContainsKey(topic))
         {
             throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"This connection already subscribes to '{topic}'.");
         }
 
-        var subscriber = _registry.Subscribe(topic, out var lastSequence);
+        var subscriber = _registry.Subscribe(topic, request.After, out var lastSequence);
         _subscriptions.Add(topic, (subscriber, PumpAsync(subscriber)));
         return new SubscribeReply { LastSequence = lastSequence };
     }

@@ -27,11 +27,11 @@ internal sealed class GrpcPushClient : IPushClient
         _service = channel.Intercept(new RpcErrorClientInterceptor(clientLimit)).CreateGrpcService<IPushService>();
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(onNotification);
         var stop = new CancellationTokenSource();
-        var stream = _service.SubscribeAsync(new SubscribeRequest { Topic = topic }, stop.Token).GetAsyncEnumerator(stop.Token);
+        var stream = _service.SubscribeAsync(new SubscribeRequest { Topic = topic, After = after }, stop.Token).GetAsyncEnumerator(stop.Token);
         try
         {
             // The server's first message (sequence 0) says the subscription is registered.

@@ -26,7 +26,7 @@ internal sealed class GrpcPushService : IPushService
     {
         ArgumentNullException.ThrowIfNull(request);
         var call = _http.HttpContext;
-        using var subscriber = _registry.Subscribe(request.Topic, out var lastSequence);
+        using var subscriber = _registry.Subscribe(request.Topic, request.After, out var lastSequence);
         // A stalled client leaves this stream waiting in WriteAsync on HTTP/2 flow control, where
         // no exception reaches it: when the registry drops the subscriber, reset the stream.
         await using var abortWhenDropped = subscriber.Ended.Register(() =>

@@ -8,9 +8,13 @@ internal static class PushCodec
     // Topic length (4) + sequence (8) + timestamp (8) + publisher length (4) + item count (4).
     private const int MinItemSize = 4;
 
-    public static void WriteSubscribeRequest(FrameBuffer buffer, SubscribeRequest value) => buffer.WriteString(value.Topic);
+    public static void WriteSubscribeRequest(FrameBuffer buffer, SubscribeRequest value)
+    {
+        buffer.WriteString(value.Topic);
+        buffer.WriteInt64(value.After);
+    }
 
-    public static SubscribeRequest ReadSubscribeRequest(ref PayloadReader reader) => new() { Topic = reader.ReadString() };
+    public static SubscribeRequest ReadSubscribeRequest(ref PayloadReader reader) => new() { Topic = reader.ReadString(), After = reader.ReadInt64() };
 
     public static void WriteSubscribeReply(FrameBuffer buffer, SubscribeReply value) => buffer.WriteInt64(value.LastSequence);
 

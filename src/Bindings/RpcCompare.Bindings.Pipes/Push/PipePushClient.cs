@@ -30,12 +30,12 @@ internal sealed class PipePushClient : IPushClient
         _options = options;
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
     {
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);
         try
         {
-            await CallAsync(OperationCode.Subscribe, new SubscribeRequest { Topic = subscription.Topic }, PushCodec.WriteSubscribeRequest, PushCodec.ReadSubscribeReply, cancellationToken);
+            await CallAsync(OperationCode.Subscribe, new SubscribeRequest { Topic = subscription.Topic, After = after }, PushCodec.WriteSubscribeRequest, PushCodec.ReadSubscribeReply, cancellationToken);
             return subscription;
         }
         catch

@@ -48,7 +48,7 @@ internal sealed class PipePushSession : IAsyncDisposable
             throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"This connection already subscribes to '{request.Topic}'.");
         }
 
-        var subscriber = _registry.Subscribe(request.Topic, out var lastSequence);
+        var subscriber = _registry.Subscribe(request.Topic, request.After, out var lastSequence);
         _subscriptions.Add(request.Topic, (subscriber, PumpAsync(subscriber)));
         return new SubscribeReply { LastSequence = lastSequence };
     }

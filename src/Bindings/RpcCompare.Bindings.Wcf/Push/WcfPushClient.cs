@@ -28,13 +28,13 @@ internal sealed class WcfPushClient : IPushClient
         _clientLimit = clientLimit;
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
     {
         var channel = await ChannelAsync(cancellationToken);
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);
         try
         {
-            await CallAsync(() => channel.SubscribeAsync(new SubscribeRequest { Topic = subscription.Topic }), cancellationToken);
+            await CallAsync(() => channel.SubscribeAsync(new SubscribeRequest { Topic = subscription.Topic, After = after }), cancellationToken);
             return subscription;
         }
         catch

@@ -27,7 +27,7 @@ internal abstract class WcfPushService : IPushDuplexService
     public Task<SubscribeReply> SubscribeAsync(SubscribeRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var lastSequence = CurrentSession().Subscribe(request.Topic);
+        var lastSequence = CurrentSession().Subscribe(request.Topic, request.After);
         return Task.FromResult(new SubscribeReply { LastSequence = lastSequence });
     }
 

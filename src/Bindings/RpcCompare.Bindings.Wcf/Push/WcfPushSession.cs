@@ -51,9 +51,9 @@ internal sealed partial class WcfPushSession
     public bool IsEnded => _subscribers.IsClosed;
 
     /// <summary>Subscribes the session to a topic; notifications flow once this returns.</summary>
-    public long Subscribe(string topic)
+    public long Subscribe(string topic, long after)
     {
-        var subscriber = _subscribers.Subscribe(topic, out var lastSequence);
+        var subscriber = _subscribers.Subscribe(topic, after, out var lastSequence);
         _ = PumpAsync(subscriber);
         return lastSequence;
     }

@@ -35,13 +35,13 @@ internal sealed class LongPollPushClient : IPushClient
         };
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
     {
         var session = await SessionAsync(cancellationToken);
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);
         try
         {
-            await SendAsync<SubscribeReply>(HttpMethod.Post, LongPollWire.Subscriptions(session), new SubscribeRequest { Topic = subscription.Topic }, cancellationToken);
+            await SendAsync<SubscribeReply>(HttpMethod.Post, LongPollWire.Subscriptions(session), new SubscribeRequest { Topic = subscription.Topic, After = after }, cancellationToken);
             return subscription;
         }
         catch

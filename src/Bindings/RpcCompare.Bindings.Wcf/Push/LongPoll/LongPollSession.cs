@@ -29,10 +29,10 @@ internal sealed class LongPollSession
 
     public void Touch() => Interlocked.Exchange(ref _lastSeen, Environment.TickCount64);
 
-    public long Subscribe(string topic)
+    public long Subscribe(string topic, long after)
     {
         Touch();
-        _subscribers.Subscribe(topic, out var lastSequence);
+        _subscribers.Subscribe(topic, after, out var lastSequence);
         Changed();
         return lastSequence;
     }
