@@ -14,7 +14,17 @@ internal static class HostPush
     {
         // Push:QueueCapacity sizes each subscriber's queue.
         services.AddPushServices().Configure<PushOptions>(configuration.GetSection("Push"));
-        var redis = configuration.GetSection(RedisPushOptions.SectionName).Get<RedisPushOptions>();
+        RedisPushOptions? redis;
+        try
+        {
+            redis = configuration.GetSection(RedisPushOptions.SectionName).Get<RedisPushOptions>();
+        }
+        catch (InvalidOperationException e)
+        {
+            // A value the binder cannot read (--Push:Redis:MaxLength many).
+            throw new ArgumentException($"Push:Redis: {e.Message}", e);
+        }
+
         if (redis is null || string.IsNullOrWhiteSpace(redis.Configuration))
         {
             return;

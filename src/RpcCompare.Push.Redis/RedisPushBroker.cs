@@ -19,7 +19,7 @@ namespace RpcCompare.Push.Redis;
 /// live path is Pub/Sub; Pub/Sub loses what is published while a replica is disconnected, which the
 /// registry notices as a gap at the topic's next publication and reads back with <c>XRANGE</c>.
 /// </remarks>
-public sealed partial class RedisPushBroker : IPushBroker, IAsyncDisposable
+public sealed partial class RedisPushBroker : IPushBroker, IDisposable, IAsyncDisposable
 {
     // Appends with the next id in the 0-N series (Redis 7.0: explicit time part, generated sequence part), trims the
     // log, and announces "N <notification>" on the channel: one script, so no other publication comes between the two.
@@ -54,6 +54,8 @@ public sealed partial class RedisPushBroker : IPushBroker, IAsyncDisposable
         // Start without Redis and connect when it comes: until then, subscribing and publishing fail with a clear error.
         configuration.AbortOnConnectFail = false;
         configuration.ClientName ??= "rpccompare-host";
+        // The script publishes on the channel by its full name: a prefix would leave the feed listening elsewhere.
+        configuration.ChannelPrefix = default;
         Description = "redis " + string.Join(",", configuration.EndPoints.Select(e => e.ToString()));
         _logger = logger;
         _channel = RedisChannel.Literal(_options.KeyPrefix + "feed");
@@ -91,39 +93,100 @@ public sealed partial class RedisPushBroker : IPushBroker, IAsyncDisposable
         return [.. entries.Select(e => NotificationCodec.Decode(e.Id, e["n"]))];
     }
 
-    public async Task<IAsyncEnumerable<Notification>> OpenFeedAsync(CancellationToken cancellationToken)
+    public async Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken)
     {
-        var queue = await _redis.GetSubscriber().SubscribeAsync(_channel).WaitAsync(cancellationToken).ConfigureAwait(false);
-        return ReadAsync(queue, cancellationToken);
+        var subscriber = _redis.GetSubscriber();
+        var feed = new Feed(this);
+        try
+        {
+            feed.Queue = await subscriber.SubscribeAsync(_channel).WaitAsync(cancellationToken).ConfigureAwait(false);
+            return feed;
+        }
+        catch
+        {
+            // StackExchange.Redis registers the queue before the server confirms: a failed subscription would leave
+            // it behind, filling forever once Redis is back. This broker is the channel's only user on its connection.
+            await feed.DisposeAsync().ConfigureAwait(false);
+            await subscriber.UnsubscribeAsync(_channel, handler: null, CommandFlags.FireAndForget).ConfigureAwait(false);
+            throw;
+        }
     }
+
+    public void Dispose() => _redis.Dispose();
 
     public ValueTask DisposeAsync() => _redis.DisposeAsync();
 
-    private async IAsyncEnumerable<Notification> ReadAsync(ChannelMessageQueue queue, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private RedisKey Key(string topic) => _options.KeyPrefix + "topic:" + topic;
+
+    /// <summary>
+    /// One subscription to the channel. StackExchange.Redis resubscribes on its own when its connection
+    /// comes back, silently: what was published meanwhile is lost to the queue. So the feed ends when the
+    /// connection is restored, and the registry opens a new one and reads back from the log.
+    /// </summary>
+    private sealed class Feed : IPushFeed
     {
-        try
+        private readonly RedisPushBroker _broker;
+        private readonly CancellationTokenSource _interrupted = new();
+
+        public Feed(RedisPushBroker broker)
         {
+            _broker = broker;
+            _broker._redis.ConnectionRestored += Interrupt;
+        }
+
+        public ChannelMessageQueue? Queue { get; set; }
+
+        public async IAsyncEnumerable<Notification> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken)
+        {
+            var queue = Queue ?? throw new InvalidOperationException("The feed is not open.");
+            using var either = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _interrupted.Token);
             while (true)
             {
-                var message = await queue.ReadAsync(cancellationToken).ConfigureAwait(false);
+                ChannelMessage message;
+                try
+                {
+                    message = await queue.ReadAsync(either.Token).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException) when (_interrupted.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+                {
+                    yield break;
+                }
+
                 if (NotificationCodec.TryDecodeAnnouncement(message.Message, out var notification))
                 {
                     yield return notification;
                 }
-                else if (Interlocked.Exchange(ref _malformedLogged, 1) == 0)
+                else if (Interlocked.Exchange(ref _broker._malformedLogged, 1) == 0)
                 {
                     // Something else publishes on the channel: its messages are ignored, and said so once.
-                    LogMalformed(_logger, _channel.ToString());
+                    LogMalformed(_broker._logger, _broker._channel.ToString());
                 }
             }
         }
-        finally
+
+        public async ValueTask DisposeAsync()
         {
-            await queue.UnsubscribeAsync().ConfigureAwait(false);
+            _broker._redis.ConnectionRestored -= Interrupt;
+            if (Queue is { } queue)
+            {
+                await queue.UnsubscribeAsync(CommandFlags.FireAndForget).ConfigureAwait(false);
+            }
+
+            _interrupted.Dispose();
+        }
+
+        private void Interrupt(object? sender, ConnectionFailedEventArgs e)
+        {
+            try
+            {
+                _interrupted.Cancel();
+            }
+            catch (ObjectDisposedException)
+            {
+                // The feed closed while the connection came back: nothing is reading it.
+            }
         }
     }
-
-    private RedisKey Key(string topic) => _options.KeyPrefix + "topic:" + topic;
 
     [LoggerMessage(1, LogLevel.Warning, "A message on Redis channel '{Channel}' is not a publication of this product; such messages are ignored (logged once).")]
     private static partial void LogMalformed(ILogger logger, string channel);

@@ -42,7 +42,18 @@ public interface IPushBroker
 
     /// <summary>
     /// Starts receiving every publication of every topic, each topic in order, and returns once the
-    /// broker is listening: anything published after that is in the feed. Ends when cancelled.
+    /// broker is listening: anything published after that is in the feed. Dispose it to stop listening.
     /// </summary>
-    Task<IAsyncEnumerable<Notification>> OpenFeedAsync(CancellationToken cancellationToken);
+    Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken);
+}
+
+/// <summary>An open feed of a broker's publications (<see cref="IPushBroker.OpenFeedAsync"/>).</summary>
+public interface IPushFeed : IAsyncDisposable
+{
+    /// <summary>
+    /// Every publication, each topic in order. Ends when the broker's connection was lost and is back
+    /// (publications made meanwhile may be missing): the registry then opens a new feed and reads back
+    /// from the log what it missed.
+    /// </summary>
+    IAsyncEnumerable<Notification> ReadAllAsync(CancellationToken cancellationToken);
 }

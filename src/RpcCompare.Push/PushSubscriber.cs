@@ -48,6 +48,12 @@ public sealed class PushSubscriber : IDisposable
     /// <summary>Unsubscribes; nothing more is queued.</summary>
     public void Dispose() => _registry.Remove(this);
 
+    /// <summary>
+    /// Publications numbered up to this one are not queued: a resuming subscriber has them already
+    /// (set under the topic's lock before it joins; 0 for everyone else).
+    /// </summary>
+    internal long Floor { get; set; }
+
     /// <summary>Ended, by the subscriber or the server; it may still be in its topic for a moment.</summary>
     internal bool IsEnded => Volatile.Read(ref _endedFlag) == 1;
 

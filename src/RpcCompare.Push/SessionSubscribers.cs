@@ -31,10 +31,10 @@ public sealed class SessionSubscribers
         }
     }
 
-    /// <summary>Subscribes the session to a topic (<see cref="TopicRegistry.Subscribe(string, long, out long)"/>).</summary>
+    /// <summary>Subscribes the session to a topic (<see cref="TopicRegistry.Subscribe(string, long?, out long)"/>).</summary>
     /// <exception cref="InvalidOperationException">The session already subscribes to the topic.</exception>
     /// <exception cref="ObjectDisposedException">The session has ended.</exception>
-    public PushSubscriber Subscribe(string topic, long after, out long lastSequence)
+    public PushSubscriber Subscribe(string topic, long? after, out long lastSequence)
     {
         lock (_subscribers)
         {

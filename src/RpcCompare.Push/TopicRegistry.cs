@@ -64,18 +64,23 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
 
     /// <summary>Registers a subscriber; every publication accepted after this returns reaches its queue.</summary>
     /// <exception cref="RpcServiceException">The topic name is empty or too long.</exception>
-    public PushSubscriber Subscribe(string topic, out long lastSequence) => Subscribe(topic, after: 0, out lastSequence);
+    public PushSubscriber Subscribe(string topic, out long lastSequence) => Subscribe(topic, after: null, out lastSequence);
 
     /// <summary>
     /// Registers a subscriber resuming <paramref name="after"/> the last number it received
-    /// (<see cref="SubscribeRequest.After"/>): with a broker, its queue first holds the newest
+    /// (<see cref="SubscribeRequest.After"/>; null: not resuming): with a broker, its queue first holds the newest
     /// publications after it that the broker's log still has, at most half the queue; without one
     /// there is no log, and <paramref name="lastSequence"/> tells what it missed.
     /// </summary>
-    /// <exception cref="RpcServiceException">The topic name is empty or too long, or the broker did not answer.</exception>
-    public PushSubscriber Subscribe(string topic, long after, out long lastSequence)
+    /// <exception cref="RpcServiceException">The topic name is empty or too long, <paramref name="after"/> is negative, or the broker did not answer.</exception>
+    public PushSubscriber Subscribe(string topic, long? after, out long lastSequence)
     {
         Validate(topic);
+        if (after < 0)
+        {
+            throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"After is the last sequence number received, 0 or more; got {after}.");
+        }
+
         _feed?.WaitUntilOpen();
         var subscriber = new PushSubscriber(this, topic, Interlocked.Increment(ref _nextSubscriberId), _options.QueueCapacity);
         while (true)
@@ -84,7 +89,7 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
             bool added;
             try
             {
-                added = entry.TryAdd(subscriber, after, Math.Max(1, _options.QueueCapacity / 2), this, out lastSequence);
+                added = entry.TryAdd(subscriber, after, ReplayLimit, this, out lastSequence);
             }
             catch (Exception e) when (e is not RpcServiceException)
             {
@@ -168,34 +173,51 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
         }
 
         // A broker failure here leaves the gap open: the topic's next publication reads it again.
-        var missing = await _broker!.ReadAfterAsync(topic.Name, expected - 1, (int)Math.Min(notification.Sequence - expected, MaxGapRead), cancellationToken).ConfigureAwait(false);
-        PushLog.GapRead(_logger, topic.Name, expected, notification.Sequence - 1, missing.Count);
-        foreach (var earlier in missing.Where(m => m.Sequence < notification.Sequence))
-        {
-            (outcome, _, full) = topic.Deliver(earlier, acceptGap: true, _options.QueueCapacity, this);
-            Delivered(topic, outcome, full);
-        }
-
+        await ReadBackAsync(topic, expected - 1, notification.Sequence - 1, cancellationToken).ConfigureAwait(false);
         (outcome, _, full) = topic.Deliver(notification, acceptGap: true, _options.QueueCapacity, this);
         Delivered(topic, outcome, full);
     }
 
-    /// <summary>Reads back, for every topic this replica follows, what the broker's log holds beyond what was delivered.</summary>
+    /// <summary>
+    /// After the feed opened again: for every topic this replica follows, reads back what the broker's
+    /// log holds beyond what was delivered. A topic whose number went back (the broker lost its data)
+    /// ends its subscribers, who would otherwise wait unknowingly for numbers that will not come again.
+    /// </summary>
     internal async Task CatchUpAsync(CancellationToken cancellationToken)
     {
         foreach (var topic in _topics.Values)
         {
             var delivered = topic.Delivered;
-            foreach (var missed in await _broker!.ReadAfterAsync(topic.Name, delivered, MaxGapRead, cancellationToken).ConfigureAwait(false))
+            var last = _broker!.LastSequence(topic.Name);
+            if (last < delivered)
             {
-                var (outcome, _, full) = topic.Deliver(missed, acceptGap: true, _options.QueueCapacity, this);
-                Delivered(topic, outcome, full);
+                var ended = topic.EndAll($"The push broker's numbering of topic '{topic.Name}' went back from {delivered} to {last} (it lost its data): subscribe again.");
+                _topics.TryRemove(new KeyValuePair<string, Topic>(topic.Name, topic));
+                PushLog.NumberingRestarted(_logger, topic.Name, delivered, last, ended);
+            }
+            else if (last > delivered)
+            {
+                await ReadBackAsync(topic, delivered, last, cancellationToken).ConfigureAwait(false);
             }
         }
     }
 
-    /// <summary>The most a gap is read back from the log at once: a subscriber further behind sees the rest as lost.</summary>
-    internal const int MaxGapRead = 10_000;
+    // Queues what the log holds of (after, through] for the topic: at most half a subscriber's queue, the newest,
+    // so a read-back cannot overflow the queues it fills; older numbers stay a gap the subscribers see.
+    private async Task ReadBackAsync(Topic topic, long after, long through, CancellationToken cancellationToken)
+    {
+        var from = Math.Max(after, through - ReplayLimit);
+        var missing = await _broker!.ReadAfterAsync(topic.Name, from, (int)(through - from), cancellationToken).ConfigureAwait(false);
+        PushLog.GapRead(_logger, topic.Name, after + 1, through, missing.Count);
+        foreach (var earlier in missing.Where(m => m.Sequence <= through))
+        {
+            var (outcome, _, full) = topic.Deliver(earlier, acceptGap: true, _options.QueueCapacity, this);
+            Delivered(topic, outcome, full);
+        }
+    }
+
+    /// <summary>The most publications read back from the broker's log into subscriber queues at once: half a queue.</summary>
+    private int ReplayLimit => Math.Max(1, _options.QueueCapacity / 2);
 
     private void Delivered(Topic topic, Delivery outcome, List<PushSubscriber> full)
     {

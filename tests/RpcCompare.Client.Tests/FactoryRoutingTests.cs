@@ -208,7 +208,7 @@ public sealed class FactoryRoutingTests
 
     private sealed class FakePushClient : IPushClient
     {
-        public Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default) =>
+        public Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long? after = null, CancellationToken cancellationToken = default) =>
             throw new NotSupportedException();
 
         public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>

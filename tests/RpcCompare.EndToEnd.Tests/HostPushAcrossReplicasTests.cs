@@ -75,11 +75,12 @@ public sealed class HostPushAcrossReplicasTests
     }
 
     [Theory]
-    [InlineData("127.0.0.1:6379,bogus=1", "is not a Redis configuration")]
-    [InlineData(",password=x", "names no Redis server")]
-    public async Task ARedisSettingThatCannotWork_StopsTheHostWithTheReason(string configuration, string reason)
+    [InlineData("127.0.0.1:6379,bogus=1", "", "is not a Redis configuration")]
+    [InlineData(",password=x", "", "names no Redis server")]
+    [InlineData("127.0.0.1:6379", "many", "Failed to convert configuration value 'many'")]
+    public async Task ARedisSettingThatCannotWork_StopsTheHostWithTheReason(string configuration, string maxLength, string reason)
     {
-        await using var host = HostProcess.Start("--bindings", "pipes", "--push-redis", configuration);
+        await using var host = HostProcess.Start(["--bindings", "pipes", "--push-redis", configuration, .. maxLength.Length > 0 ? new[] { "--Push:Redis:MaxLength", maxLength } : []]);
 
         Assert.Equal(2, await host.WaitForExitAsync());
         Assert.Contains(reason, host.Output, StringComparison.Ordinal);

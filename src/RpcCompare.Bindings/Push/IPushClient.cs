@@ -16,7 +16,7 @@ public interface IPushClient : IAsyncDisposable
     /// (<see cref="SubscribeRequest.After"/>: hosts sharing topics through a broker send what the topic's log holds after it first).
     /// </summary>
     /// <exception cref="Contracts.RpcServiceException">The server refused the topic.</exception>
-    Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default);
+    Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long? after = null, CancellationToken cancellationToken = default);
 
     /// <summary>Publishes to every subscriber of <c>notification.Topic</c>, on every binding the host serves.</summary>
     Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default);

@@ -19,7 +19,8 @@ internal sealed class BrokerFeed : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly TaskCompletionSource _opened = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Task _running;
-    private long _lastLogged = long.MinValue;
+    private long _lastLogged;
+    private int _loggedAny;
 
     public BrokerFeed(IPushBroker broker, TopicRegistry registry, ILogger logger)
     {
@@ -50,9 +51,10 @@ internal sealed class BrokerFeed : IAsyncDisposable
     {
         var now = Environment.TickCount64;
         var last = Interlocked.Read(ref _lastLogged);
-        if (now - last >= Quiet.TotalMilliseconds && Interlocked.CompareExchange(ref _lastLogged, now, last) == last)
+        var first = Interlocked.Exchange(ref _loggedAny, 1) == 0;
+        if ((first || now - last >= Quiet.TotalMilliseconds) && Interlocked.CompareExchange(ref _lastLogged, now, last) == last)
         {
-            PushLog.BrokerFailed(_logger, _broker.Description, exception.Message, Quiet);
+            PushLog.BrokerFailed(_logger, exception, _broker.Description, exception.Message, Quiet);
         }
     }
 
@@ -73,19 +75,20 @@ internal sealed class BrokerFeed : IAsyncDisposable
         {
             try
             {
-                var feed = await _broker.OpenFeedAsync(stop).ConfigureAwait(false);
+                await using var feed = await _broker.OpenFeedAsync(stop).ConfigureAwait(false);
                 if (_opened.TrySetResult())
                 {
                     PushLog.FeedOpened(_logger, _broker.Description);
                 }
                 else
                 {
-                    // Open again after a failure: what was published meanwhile is read back from the log now,
-                    // not when (if ever) the topic's next publication shows the gap.
-                    await _registry.CatchUpAsync(stop).ConfigureAwait(false);
+                    PushLog.FeedReopened(_logger, _broker.Description);
                 }
 
-                await foreach (var notification in feed.WithCancellation(stop).ConfigureAwait(false))
+                // Open again after a failure or a lost connection: what was published meanwhile is read back
+                // from the log now, not when (if ever) the topic's next publication shows the gap.
+                await _registry.CatchUpAsync(stop).ConfigureAwait(false);
+                await foreach (var notification in feed.ReadAllAsync(stop).ConfigureAwait(false))
                 {
                     try
                     {
@@ -96,6 +99,8 @@ internal sealed class BrokerFeed : IAsyncDisposable
                         ReportFailure(e);
                     }
                 }
+
+                // The feed ended: the broker's connection was lost and is back. Open a new one.
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {

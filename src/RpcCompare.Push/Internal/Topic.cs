@@ -40,7 +40,7 @@ internal sealed class Topic
     /// <paramref name="replayLimit"/>, in its queue before anything live.
     /// </summary>
     /// <exception cref="Exception">The broker did not answer (the topic is then closed if empty).</exception>
-    public bool TryAdd(PushSubscriber subscriber, long after, int replayLimit, TopicRegistry registry, out long lastSequence)
+    public bool TryAdd(PushSubscriber subscriber, long? after, int replayLimit, TopicRegistry registry, out long lastSequence)
     {
         lock (_lock)
         {
@@ -62,7 +62,7 @@ internal sealed class Topic
                     throw;
                 }
 
-                lastSequence = _sequence;
+                lastSequence = Math.Max(_sequence, subscriber.Floor);
             }
 
             _subscribers = [.. _subscribers, subscriber];
@@ -72,7 +72,7 @@ internal sealed class Topic
 
     // Under the lock, so the feed waits: whatever it holds for this topic was published before these
     // questions reached the broker, and is counted in the answers (Deliver drops it as old).
-    private void Join(IPushBroker broker, PushSubscriber subscriber, long after, int replayLimit, TopicRegistry registry)
+    private void Join(IPushBroker broker, PushSubscriber subscriber, long? after, int replayLimit, TopicRegistry registry)
     {
         if (!_joined)
         {
@@ -80,10 +80,16 @@ internal sealed class Topic
             _joined = true;
         }
 
-        if (after > 0 && after < _sequence)
+        if (after > _sequence)
+        {
+            // The subscriber saw more than this replica's feed has brought yet (it lags the host the subscriber
+            // left): what comes up to that number it already has.
+            subscriber.Floor = after.Value;
+        }
+        else if (after < _sequence)
         {
             // Its own queue, still empty and at most half filled: nothing here can overflow it.
-            foreach (var missed in broker.ReadLatest(Name, after, _sequence, replayLimit))
+            foreach (var missed in broker.ReadLatest(Name, after.Value, _sequence, replayLimit))
             {
                 subscriber.TryEnqueue(new Publication(missed, registry));
             }
@@ -175,6 +181,23 @@ internal sealed class Topic
         }
     }
 
+    /// <summary>Ends every subscriber with <paramref name="reason"/> and closes the topic; how many there were.</summary>
+    public int EndAll(string reason)
+    {
+        lock (_lock)
+        {
+            var subscribers = _subscribers;
+            _subscribers = [];
+            _removed = true;
+            foreach (var subscriber in subscribers)
+            {
+                subscriber.End(reason);
+            }
+
+            return subscribers.Length;
+        }
+    }
+
     // Under the lock.
     private (int Queued, List<PushSubscriber> Full) FanOut(Notification notification, int capacity, TopicRegistry registry)
     {
@@ -183,6 +206,11 @@ internal sealed class Topic
         var publication = new Publication(notification, registry);
         foreach (var subscriber in _subscribers)
         {
+            if (notification.Sequence <= subscriber.Floor)
+            {
+                continue;
+            }
+
             if (subscriber.TryEnqueue(publication))
             {
                 queued++;

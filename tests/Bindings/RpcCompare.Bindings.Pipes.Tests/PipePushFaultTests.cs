@@ -245,8 +245,15 @@ public sealed class PipePushFaultTests
 
     private static byte[] Topic(string topic) => [.. Le32(Encoding.UTF8.GetByteCount(topic)), .. Encoding.UTF8.GetBytes(topic)];
 
-    // A subscribe or unsubscribe request: the topic, then After (0: nothing to resume).
-    private static byte[] Subscription(string topic) => [.. Topic(topic), .. new byte[8]];
+    // A subscribe or unsubscribe request: the topic, then After (-1: not given, nothing to resume).
+    private static byte[] Subscription(string topic) => [.. Topic(topic), .. Le64(-1)];
+
+    private static byte[] Le64(long value)
+    {
+        var bytes = new byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(bytes, value);
+        return bytes;
+    }
 
     private static byte[] Reply(byte status, byte[] body) => [.. Le32(body.Length), status, .. body];
 

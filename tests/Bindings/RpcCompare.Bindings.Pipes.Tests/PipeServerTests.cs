@@ -105,7 +105,7 @@ public sealed class PipeServerTests
         var topics = server.Topics!;
         await using (var raw = await RawPipeConnection.ConnectAsync(server.Path))
         {
-            await raw.SendAsync(RawPipeConnection.Frame(16, (byte)OperationCode.Subscribe, [4, 0, 0, 0, .. "news"u8, .. new byte[8]]));
+            await raw.SendAsync(RawPipeConnection.Frame(16, (byte)OperationCode.Subscribe, [4, 0, 0, 0, .. "news"u8, .. Enumerable.Repeat((byte)0xFF, 8)]));
             Assert.Equal(PipeFrame.Success, (await raw.ReadReplyAsync())!.Value.Status);
             Assert.Equal(1, topics.Statistics.Subscribers);
         }

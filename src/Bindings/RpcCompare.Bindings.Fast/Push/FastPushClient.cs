@@ -33,7 +33,7 @@ internal sealed class FastPushClient : IPushClient
         _options = options;
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long? after = null, CancellationToken cancellationToken = default)
     {
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);
         try

@@ -27,7 +27,7 @@ internal sealed class GrpcPushClient : IPushClient
         _service = channel.Intercept(new RpcErrorClientInterceptor(clientLimit)).CreateGrpcService<IPushService>();
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long? after = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(onNotification);
         var stop = new CancellationTokenSource();

@@ -11,10 +11,16 @@ internal static class PushCodec
     public static void WriteSubscribeRequest(FrameBuffer buffer, SubscribeRequest value)
     {
         buffer.WriteString(value.Topic);
-        buffer.WriteInt64(value.After);
+        // After not given: -1 (a number received is never negative).
+        buffer.WriteInt64(value.After ?? -1);
     }
 
-    public static SubscribeRequest ReadSubscribeRequest(ref PayloadReader reader) => new() { Topic = reader.ReadString(), After = reader.ReadInt64() };
+    public static SubscribeRequest ReadSubscribeRequest(ref PayloadReader reader)
+    {
+        var topic = reader.ReadString();
+        var after = reader.ReadInt64();
+        return new() { Topic = topic, After = after == -1 ? null : after };
+    }
 
     public static void WriteSubscribeReply(FrameBuffer buffer, SubscribeReply value) => buffer.WriteInt64(value.LastSequence);
 

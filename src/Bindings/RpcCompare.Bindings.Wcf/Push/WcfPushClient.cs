@@ -28,7 +28,7 @@ internal sealed class WcfPushClient : IPushClient
         _clientLimit = clientLimit;
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long? after = null, CancellationToken cancellationToken = default)
     {
         var channel = await ChannelAsync(cancellationToken);
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);

@@ -51,7 +51,7 @@ internal sealed partial class WcfPushSession
     public bool IsEnded => _subscribers.IsClosed;
 
     /// <summary>Subscribes the session to a topic; notifications flow once this returns.</summary>
-    public long Subscribe(string topic, long after)
+    public long Subscribe(string topic, long? after)
     {
         var subscriber = _subscribers.Subscribe(topic, after, out var lastSequence);
         _ = PumpAsync(subscriber);

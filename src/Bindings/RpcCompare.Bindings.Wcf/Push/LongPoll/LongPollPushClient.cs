@@ -35,7 +35,7 @@ internal sealed class LongPollPushClient : IPushClient
         };
     }
 
-    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long after = 0, CancellationToken cancellationToken = default)
+    public async Task<IPushSubscription> SubscribeAsync(string topic, Action<Notification> onNotification, long? after = null, CancellationToken cancellationToken = default)
     {
         var session = await SessionAsync(cancellationToken);
         var subscription = _subscriptions.Add(topic ?? "", onNotification, UnsubscribeAsync);

@@ -29,7 +29,7 @@ internal sealed class LongPollSession
 
     public void Touch() => Interlocked.Exchange(ref _lastSeen, Environment.TickCount64);
 
-    public long Subscribe(string topic, long after)
+    public long Subscribe(string topic, long? after)
     {
         Touch();
         _subscribers.Subscribe(topic, after, out var lastSequence);
