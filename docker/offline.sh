@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs docker/host.Dockerfile where no container registry is reachable, with podman.
 #
-#   docker/offline.sh build [runner|node-client]
+#   docker/offline.sh build [runner|node-client|fleet]
 #                                      local base images (once), then the host (or runner, or
-#                                      Node.js client) image
+#                                      Node.js client) image; fleet: the host and the fleet's
+#                                      HAProxy, Redis and Prometheus images
 #   docker/offline.sh run [ARGS...]    the host image, ARGS passed to `podman run` before the image
 #
 # The local base images stand in for mcr.microsoft.com/dotnet/{sdk,aspnet}:10.0: a Debian
@@ -97,7 +98,17 @@ case "${1:-}" in
   build)
     build_base_images
     target=${2:-host}
-    [[ "$target" == host || "$target" == runner || "$target" == node-client ]] || { echo "offline: build host, runner or node-client" >&2; exit 2; }
+    if [[ "$target" == fleet ]]; then
+      # The fleet (docker/fleet/compose.yaml): the host image, then HAProxy, Redis and Prometheus from
+      # Debian's packages on the local Debian base (apt reaches this machine's mirror: --network host).
+      "$0" build host
+      for part in haproxy redis prometheus; do
+        "${PODMAN[@]}" build --format docker --network host --build-arg DEBIAN_IMAGE="$DEBIAN" \
+          -t "localhost/rpccompare/$part:latest" -f "docker/fleet/$part.Dockerfile" .
+      done
+      exit 0
+    fi
+    [[ "$target" == host || "$target" == runner || "$target" == node-client ]] || { echo "offline: build host, runner, node-client or fleet" >&2; exit 2; }
     tag=$IMAGE
     [[ "$target" == runner ]] && tag=$RUNNER_IMAGE
     base_args=(--build-arg SDK_IMAGE="$SDK" --build-arg RUNTIME_IMAGE="$RUNTIME")

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Installs the servers the tests start for themselves on a Debian machine: redis-server, the broker
-# hosts share push topics through (tests/RpcCompare.Push.Redis.Tests, EndToEnd HostPushAcrossReplicasTests).
-# Only the program is needed: each test runs its own server on a free loopback port, keeping nothing on disk.
+# hosts share push topics through (tests/RpcCompare.Push.Redis.Tests, EndToEnd HostPushAcrossReplicasTests),
+# and HAProxy, the fleet's balancer (EndToEnd Fleet/). Only the programs are needed: each test runs its
+# own server on free loopback ports, keeping nothing on disk; no service is started or enabled.
 set -euo pipefail
-if command -v redis-server >/dev/null 2>&1; then
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+[[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
+if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0
 fi
 if [[ $(id -u) -ne 0 ]]; then
-  echo "install-prerequisites: need root to apt-get install redis-server" >&2
+  echo "install-prerequisites: need root to apt-get install ${missing[*]}" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# --no-install-recommends: no service is started or enabled; the tests start their own.
-apt-get install -y -qq --no-install-recommends redis-server >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

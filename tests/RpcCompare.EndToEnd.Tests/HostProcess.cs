@@ -88,6 +88,13 @@ internal sealed class HostProcess : IAsyncDisposable
         return await WaitForExitAsync();
     }
 
+    /// <summary>kill -9: the host gets no chance to shut down, as when its machine or container dies.</summary>
+    public async Task KillAsync()
+    {
+        _process.Kill(entireProcessTree: true);
+        await _process.WaitForExitAsync().Bounded();
+    }
+
     public async Task<int> WaitForExitAsync()
     {
         await _process.WaitForExitAsync().Bounded();

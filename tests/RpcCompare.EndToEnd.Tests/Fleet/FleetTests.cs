@@ -1,0 +1,136 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using RpcCompare.Bindings;
+using RpcCompare.Bindings.Push;
+using RpcCompare.Client;
+using RpcCompare.Contracts.Push;
+using RpcCompare.Testing;
+using Xunit.Abstractions;
+
+namespace RpcCompare.EndToEnd.Tests.Fleet;
+
+/// <summary>
+/// Three replicas behind HAProxy with push through Redis (<see cref="LocalFleet"/>): what a team gets
+/// from docker/fleet/compose.yaml, checked on loopback processes so it runs in every CI run.
+/// </summary>
+public sealed class FleetTests(ITestOutputHelper output)
+{
+    [Fact]
+    public async Task EveryTcpBinding_IsServedThroughTheBalancer_ByEveryReplica()
+    {
+        await using var fleet = await LocalFleet.StartAsync();
+
+        foreach (var binding in LocalFleet.Balanced.Keys)
+        {
+            // Each rpcc run is a new connection: HAProxy spreads them (leastconn for TCP, round robin for HTTP).
+            for (var i = 0; i < 2 * fleet.Replicas.Count; i++)
+            {
+                var answer = await Rpcc.RunAsync(["call", "-b", binding, "-e", fleet.BalancerEndpointsFile, "Ping"]);
+                Assert.True(answer.ExitCode == 0, $"{binding}: {answer.Error}\n{fleet.Output}");
+            }
+
+            var sessions = await fleet.Balancer.SessionsAsync(binding);
+            Assert.True(fleet.Replicas.All(r => sessions.GetValueOrDefault(r.Name) > 0), $"{binding}: sessions per replica {string.Join(", ", sessions)}");
+        }
+    }
+
+    [Fact]
+    public async Task APublicationThroughTheBalancer_ReachesTheSubscribersOfEveryReplica_InOrder()
+    {
+        await using var fleet = await LocalFleet.StartAsync();
+        using var factory = RpcClientFactory.CreateDefault();
+        List<(string Replica, IPushClient Client, ConcurrentQueue<Notification> Received)> subscribers = [];
+        try
+        {
+            foreach (var replica in fleet.Replicas)
+            {
+                var client = factory.CreatePushClient(BindingNames.FastTcp, replica.Endpoints[BindingNames.FastTcp]);
+                var received = new ConcurrentQueue<Notification>();
+                subscribers.Add((replica.Name, client, received));
+                await client.SubscribeAsync("room", received.Enqueue).Bounded();
+            }
+
+            // gRPC through HAProxy: round robin per call, so the publications are made on different replicas.
+            await using var publisher = factory.CreatePushClient(BindingNames.GrpcTcp, fleet.BalancerEndpoints[BindingNames.GrpcTcp]);
+            for (var i = 1; i <= 9; i++)
+            {
+                await publisher.PublishAsync(new Notification { Topic = "room", Items = [i.ToString(CultureInfo.InvariantCulture)] }).Bounded();
+            }
+
+            foreach (var (replica, _, received) in subscribers)
+            {
+                await Eventually.HoldsAsync(() => received.Count >= 9, TestTimeout.Default, () => $"{replica} received {received.Count}\n{fleet.Output}");
+                Assert.Equal(Enumerable.Range(1, 9).Select(i => (long)i), received.Select(n => n.Sequence));
+                Assert.Equal(Enumerable.Range(1, 9).Select(i => i.ToString(CultureInfo.InvariantCulture)), received.Select(n => n.Items.Single()));
+            }
+
+            var served = await fleet.Balancer.SessionsAsync(BindingNames.GrpcTcp);
+            Assert.True(served.Values.Count(v => v > 0) > 1, $"one replica took every publication: {string.Join(", ", served)}");
+        }
+        finally
+        {
+            foreach (var (_, client, _) in subscribers)
+            {
+                await client.DisposeAsync();
+            }
+        }
+    }
+
+    [Fact]
+    public async Task AReplicaKilled_LeavesTheBalancer_AndItsSubscriberResumesThroughItWithoutLoss()
+    {
+        await using var fleet = await LocalFleet.StartAsync();
+        using var factory = RpcClientFactory.CreateDefault();
+        var doomed = fleet.Replicas[0];
+        var received = new ConcurrentQueue<Notification>();
+        await using var publisher = factory.CreatePushClient(BindingNames.GrpcTcp, fleet.BalancerEndpoints[BindingNames.GrpcTcp]);
+        await using (var lost = factory.CreatePushClient(BindingNames.FastTcp, doomed.Endpoints[BindingNames.FastTcp]))
+        {
+            var subscription = await lost.SubscribeAsync("room", received.Enqueue).Bounded();
+            for (var i = 1; i <= 3; i++)
+            {
+                await publisher.PublishAsync(Numbered(i)).Bounded();
+            }
+
+            await Eventually.HoldsAsync(() => received.Count >= 3, TestTimeout.Default, () => $"received {received.Count}\n{fleet.Output}");
+            await doomed.Host.KillAsync();
+            await Assert.ThrowsAnyAsync<Exception>(() => subscription.Completion).Bounded();
+        }
+
+        // Publishing goes on through the balancer while it finds out: a call that reached the dead replica fails and is made again.
+        var failed = 0;
+        for (var i = 4; i <= 6; i++)
+        {
+            while (true)
+            {
+                try
+                {
+                    await publisher.PublishAsync(Numbered(i)).Bounded();
+                    break;
+                }
+                catch (Exception e) when (e is not TimeoutException && failed < 20)
+                {
+                    failed++;
+                }
+            }
+        }
+
+        await fleet.Balancer.WaitForStatesAsync("UP", except: doomed.Name, exceptState: "DOWN");
+        var last = received.Last().Sequence;
+        await using var resumed = factory.CreatePushClient(BindingNames.FastTcp, fleet.BalancerEndpoints[BindingNames.FastTcp]);
+        await resumed.SubscribeAsync("room", received.Enqueue, after: last).Bounded();
+        await publisher.PublishAsync(Numbered(7)).Bounded();
+
+        await Eventually.HoldsAsync(() => received.Count >= 7, TestTimeout.Default, () => $"received {string.Join(", ", received.Select(n => n.Sequence))}\n{fleet.Output}");
+        Assert.Equal(Enumerable.Range(1, 7).Select(i => (long)i), received.Select(n => n.Sequence));
+        Assert.Equal(Enumerable.Range(1, 7).Select(i => i.ToString(CultureInfo.InvariantCulture)), received.Select(n => n.Items.Single()));
+        output.WriteLine($"publications refused while HAProxy still sent calls to the killed replica: {failed}");
+        foreach (var binding in LocalFleet.Balanced.Keys)
+        {
+            var answer = await Rpcc.RunAsync(["call", "-b", binding, "-e", fleet.BalancerEndpointsFile, "Ping"]);
+            Assert.True(answer.ExitCode == 0, $"{binding} after the kill: {answer.Error}");
+        }
+    }
+
+    private static Notification Numbered(int number) => new() { Topic = "room", Items = [number.ToString(CultureInfo.InvariantCulture)] };
+}

@@ -1,0 +1,147 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using System.Text.RegularExpressions;
+using RpcCompare.Testing;
+
+namespace RpcCompare.EndToEnd.Tests.Fleet;
+
+/// <summary>
+/// HAProxy (Debian's package) run with the fleet's own configuration, docker/fleet/haproxy.cfg, for
+/// replicas on loopback: the file is used as it is, but for the replicas' addresses and check
+/// ports, and its listeners on free loopback ports. Killed on dispose.
+/// </summary>
+internal sealed partial class HaproxyProcess : IAsyncDisposable
+{
+    private const string Program = "/usr/sbin/haproxy";
+    private readonly Process _process;
+    private readonly StringBuilder _output = new();
+
+    private HaproxyProcess(Process process, IReadOnlyDictionary<int, int> frontends)
+    {
+        _process = process;
+        Frontends = frontends;
+        _process.OutputDataReceived += (_, e) => Append(e.Data);
+        _process.ErrorDataReceived += (_, e) => Append(e.Data);
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+    }
+
+    /// <summary>The port each of the configuration's listeners (8808, 8809, 8080, 50051, 8404) has here.</summary>
+    public IReadOnlyDictionary<int, int> Frontends { get; }
+
+    public string Output
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _output.ToString();
+            }
+        }
+    }
+
+    /// <param name="directory">Where the rewritten configuration goes.</param>
+    /// <param name="replicas">For host-1, host-2, …: the loopback port each configured port (8808, 8809, 8080, 50051) has on that replica.</param>
+    public static HaproxyProcess Start(TemporaryDirectory directory, IReadOnlyList<IReadOnlyDictionary<int, int>> replicas)
+    {
+        if (!File.Exists(Program))
+        {
+            throw new InvalidOperationException($"{Program} is not installed; the fleet tests need it. `bash .ci/run` installs it (apt-get install haproxy).");
+        }
+
+        var configuration = File.ReadAllText(RepositoryPaths.Combine("docker", "fleet", "haproxy.cfg"));
+        var frontends = new Dictionary<int, int>();
+        configuration = BindLine().Replace(configuration, m =>
+        {
+            var port = int.Parse(m.Groups["port"].Value, CultureInfo.InvariantCulture);
+            frontends[port] = FreePort.OnLoopback();
+            return $"bind 127.0.0.1:{frontends[port].ToString(CultureInfo.InvariantCulture)}";
+        });
+        configuration = ServerLine().Replace(configuration, m =>
+        {
+            var ports = replicas[int.Parse(m.Groups["replica"].Value, CultureInfo.InvariantCulture) - 1];
+            var port = ports[int.Parse(m.Groups["port"].Value, CultureInfo.InvariantCulture)];
+            return FormattableString.Invariant($"server {m.Groups["name"].Value} 127.0.0.1:{port} {m.Groups["options"].Value}check port {ports[50051]}");
+        });
+        var path = directory.PathFor("haproxy.cfg");
+        File.WriteAllText(path, configuration);
+        var start = new ProcessStartInfo(Program) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var argument in new[] { "-f", path, "-db" })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        return new HaproxyProcess(Process.Start(start)!, frontends);
+    }
+
+    /// <summary>Each server's state in each backend, from HAProxy's Prometheus endpoint: ("grpc-tcp", "host-1") → "UP".</summary>
+    public async Task<IReadOnlyDictionary<(string Backend, string Server), string>> ServerStatesAsync()
+    {
+        using var http = new HttpClient();
+        var metrics = await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
+        return StatusLine().Matches(metrics).Where(m => m.Groups["value"].Value == "1")
+            .ToDictionary(m => (m.Groups["backend"].Value, m.Groups["server"].Value), m => m.Groups["state"].Value);
+    }
+
+    /// <summary>Sessions each server of a backend was given, from the same endpoint.</summary>
+    public async Task<IReadOnlyDictionary<string, long>> SessionsAsync(string backend)
+    {
+        using var http = new HttpClient();
+        var metrics = await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
+        return SessionsLine().Matches(metrics).Where(m => m.Groups["backend"].Value == backend)
+            .ToDictionary(m => m.Groups["server"].Value, m => long.Parse(m.Groups["value"].Value, CultureInfo.InvariantCulture));
+    }
+
+    /// <summary>Waits until every server of every balanced backend is in <paramref name="state"/> (or, for those named, <paramref name="exceptState"/>).</summary>
+    public Task WaitForStatesAsync(string state, string? except = null, string? exceptState = null) =>
+        Eventually.HoldsAsync(async () =>
+            {
+                try
+                {
+                    var states = await ServerStatesAsync();
+                    return states.Count > 0 && states.All(s => s.Value == (s.Key.Server == except ? exceptState : state));
+                }
+                catch (HttpRequestException)
+                {
+                    // Not listening yet.
+                    return false;
+                }
+            },
+            TestTimeout.Default,
+            () => $"HAProxy's servers never all reached {state}{(except is null ? "" : $" ({except}: {exceptState})")}; HAProxy said:\n{Output}");
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill();
+            await _process.WaitForExitAsync().Bounded();
+        }
+
+        _process.Dispose();
+    }
+
+    private void Append(string? line)
+    {
+        if (line is not null)
+        {
+            lock (_output)
+            {
+                _output.AppendLine(line);
+            }
+        }
+    }
+
+    [GeneratedRegex(@"bind :(?<port>\d+)")]
+    private static partial Regex BindLine();
+
+    [GeneratedRegex(@"server (?<name>host-(?<replica>\d+)) host-\d+:(?<port>\d+) (?<options>(?:proto h2 )?)check port 50051")]
+    private static partial Regex ServerLine();
+
+    [GeneratedRegex(@"haproxy_server_status\{proxy=""(?<backend>[^""]+)"",server=""(?<server>[^""]+)"",state=""(?<state>[^""]+)""\} (?<value>\d+)")]
+    private static partial Regex StatusLine();
+
+    [GeneratedRegex(@"haproxy_server_sessions_total\{proxy=""(?<backend>[^""]+)"",server=""(?<server>[^""]+)""\} (?<value>\d+)")]
+    private static partial Regex SessionsLine();
+}
