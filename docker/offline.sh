@@ -3,8 +3,8 @@
 #
 #   docker/offline.sh build [runner|node-client|fleet]
 #                                      local base images (once), then the host (or runner, or
-#                                      Node.js client) image; fleet: the host and the fleet's
-#                                      HAProxy, Redis and Prometheus images
+#                                      Node.js client) image; fleet: the fleet's HAProxy, Redis
+#                                      and Prometheus images (its replicas are the host image)
 #   docker/offline.sh run [ARGS...]    the host image, ARGS passed to `podman run` before the image
 #
 # The local base images stand in for mcr.microsoft.com/dotnet/{sdk,aspnet}:10.0: a Debian
@@ -99,9 +99,8 @@ case "${1:-}" in
     build_base_images
     target=${2:-host}
     if [[ "$target" == fleet ]]; then
-      # The fleet (docker/fleet/compose.yaml): the host image, then HAProxy, Redis and Prometheus from
-      # Debian's packages on the local Debian base (apt reaches this machine's mirror: --network host).
-      "$0" build host
+      # The rest of the fleet (docker/fleet/compose.yaml; its replicas are the host image): HAProxy, Redis
+      # and Prometheus from Debian's packages on the local Debian base (apt reaches this machine's mirror: --network host).
       for part in haproxy redis prometheus; do
         "${PODMAN[@]}" build --format docker --network host --build-arg DEBIAN_IMAGE="$DEBIAN" \
           -t "localhost/rpccompare/$part:latest" -f "docker/fleet/$part.Dockerfile" .

@@ -85,14 +85,25 @@ internal static class HostTelemetry
 
                 if (options.PrometheusPort is { } port)
                 {
-                    // The listen address of the TCP bindings (loopback unless the host says otherwise); 0.0.0.0 as "every address".
+                    // The listen address of the TCP bindings (loopback unless the host says otherwise).
+                    var everyAddress = listenAddress is "0.0.0.0" or "::";
                     var address = listenAddress is null or "" ? IPAddress.Loopback.ToString()
-                        : listenAddress is "0.0.0.0" or "::" ? "+"
+                        : everyAddress ? "localhost"
                         : listenAddress.Contains(':', StringComparison.Ordinal) ? $"[{listenAddress}]" : listenAddress;
                     metrics.AddPrometheusHttpListener(o =>
                     {
                         o.Host = address;
                         o.Port = port;
+                        if (everyAddress)
+                        {
+                            // Every address, whatever name the scraper uses (host-1:9464 in the fleet): HttpListener's "+",
+                            // which the exporter's Host cannot take (it builds a Uri of it, and "+" is not a host name).
+                            o.ConfigureHttpListener = (_, listener) =>
+                            {
+                                listener.Prefixes.Clear();
+                                listener.Prefixes.Add(FormattableString.Invariant($"http://+:{port}/metrics/"));
+                            };
+                        }
                     });
                 }
             });

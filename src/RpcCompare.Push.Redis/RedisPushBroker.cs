@@ -56,7 +56,11 @@ public sealed partial class RedisPushBroker : IPushBroker, IDisposable, IAsyncDi
         configuration.ClientName ??= "rpccompare-host";
         // The script publishes on the channel by its full name: a prefix would leave the feed listening elsewhere.
         configuration.ChannelPrefix = default;
-        Description = "redis " + string.Join(",", configuration.EndPoints.Select(e => e.ToString()));
+        Description = "redis " + string.Join(",", configuration.EndPoints.Select(e => e switch
+        {
+            System.Net.DnsEndPoint dns => $"{dns.Host}:{dns.Port}",
+            _ => e.ToString(),
+        }));
         _logger = logger;
         _channel = RedisChannel.Literal(_options.KeyPrefix + "feed");
         _redis = ConnectionMultiplexer.Connect(configuration);

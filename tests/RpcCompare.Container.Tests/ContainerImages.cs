@@ -1,7 +1,7 @@
 namespace RpcCompare.Container.Tests;
 
 /// <summary>
-/// Builds the host, runner and Node.js client images once per test run with docker/offline.sh
+/// Builds the host, runner and Node.js client images, and the fleet's (HAProxy, Redis, Prometheus), once per test run with docker/offline.sh
 /// (the same Dockerfiles as with the standard images; local base images are reused when present).
 /// One collection: the container tests run one after another, as two cores need.
 /// </summary>
@@ -13,7 +13,7 @@ public sealed class ContainerImages : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        foreach (var target in new[] { "host", "runner", "node-client" })
+        foreach (var target in new[] { "host", "runner", "node-client", "fleet" })
         {
             _builds[target] = await Podman.BuildImageAsync(target);
         }

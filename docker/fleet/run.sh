@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The fleet (docker/fleet/compose.yaml) with podman on a machine without a registry, in one command:
+#
+#   docker/fleet/run.sh up      # builds the images it lacks (docker/offline.sh), starts three host replicas,
+#                               # Redis, HAProxy and Prometheus, and waits until HAProxy has every replica UP
+#   docker/fleet/run.sh down    # stops and removes them, with their volumes and network
+#
+# The replicas run the image localhost/rpccompare/host:latest as it is: after changing the code,
+# `docker/offline.sh build` makes it again. With Docker and a registry: docker compose -f docker/fleet/compose.yaml up -d.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+PODMAN=(podman --runtime /usr/sbin/runc --cgroup-manager=cgroupfs)
+PROJECT=rpccompare-fleet
+COMPOSE=(podman-compose --podman-args="--runtime /usr/sbin/runc --cgroup-manager=cgroupfs" -p "$PROJECT" -f docker/fleet/compose.yaml)
+
+case "${1:-}" in
+  up)
+    "${PODMAN[@]}" image exists localhost/rpccompare/host:latest || docker/offline.sh build
+    for part in haproxy redis prometheus; do
+      if ! "${PODMAN[@]}" image exists "localhost/rpccompare/$part:latest"; then
+        docker/offline.sh build fleet
+        break
+      fi
+    done
+    "${COMPOSE[@]}" up -d --no-build >/dev/null 2>&1
+    # Three replicas in four backends: twelve servers UP in HAProxy's own metrics.
+    for _ in $(seq 1 90); do
+      up=$(curl -fs http://127.0.0.1:8404/metrics 2>/dev/null | grep '^haproxy_server_status{' | grep -c 'state="UP"} 1' || true)
+      if [[ "$up" -eq 12 ]]; then
+        echo "fleet: 3 replicas UP behind HAProxy on 127.0.0.1 (wcf-nettcp 8808, fast-tcp 8809, wcf-http 8080, grpc-tcp 50051;"
+        echo "       endpoints file docker/fleet/endpoints.json); HAProxy http://127.0.0.1:8404/stats, Prometheus http://127.0.0.1:9090"
+        exit 0
+      fi
+      sleep 1
+    done
+    echo "fleet: HAProxy did not report every replica UP within 90 s; see: ${COMPOSE[*]} logs" >&2
+    exit 1
+    ;;
+  down)
+    # podman-compose 1.0.3's down leaves the replicas' anonymous volumes (the image's VOLUMEs): remove the
+    # containers with theirs first, then what down may leave, the named volumes and the network.
+    containers=$("${PODMAN[@]}" ps -a -q --filter "label=io.podman.compose.project=$PROJECT" 2>/dev/null || true)
+    [[ -z "$containers" ]] || "${PODMAN[@]}" rm -f -v $containers >/dev/null 2>&1 || true
+    "${COMPOSE[@]}" down -v >/dev/null 2>&1
+    "${PODMAN[@]}" volume rm -f "${PROJECT}_data" "${PROJECT}_redis" >/dev/null 2>&1 || true
+    "${PODMAN[@]}" network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
+    echo "fleet: stopped and removed"
+    ;;
+  *)
+    echo "usage: docker/fleet/run.sh up | down" >&2
+    exit 2
+    ;;
+esac
