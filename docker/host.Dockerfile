@@ -26,7 +26,9 @@ COPY --from=build /out/host ./
 COPY --from=build /out/rpcc ./rpcc/
 # Socket files and the endpoints file live on a volume that clients mount. The directory belongs
 # to the app user, whom the host runs as.
-RUN mkdir -p /run/rpccompare /var/lib/rpccompare && chown "$APP_UID" /run/rpccompare /var/lib/rpccompare && chmod 0700 /var/lib/rpccompare
+# /srv/rpccompare: where the fleet's replicas mount their shared data root (docker/fleet/compose.yaml); a new
+# named volume takes this directory's owner under Docker, so the host's user can write it.
+RUN mkdir -p /run/rpccompare /var/lib/rpccompare /srv/rpccompare && chown "$APP_UID" /run/rpccompare /var/lib/rpccompare /srv/rpccompare && chmod 0700 /var/lib/rpccompare
 VOLUME /run/rpccompare
 # The host's state: its self-signed TLS certificate and key, kept across restarts so pins stay valid.
 VOLUME /var/lib/rpccompare

@@ -2,7 +2,8 @@
 # Installs the servers the tests start for themselves on a Debian machine: redis-server, the broker
 # hosts share push topics through (tests/RpcCompare.Push.Redis.Tests, EndToEnd HostPushAcrossReplicasTests),
 # and HAProxy, the fleet's balancer (EndToEnd Fleet/). Only the programs are needed: each test runs its
-# own server on free loopback ports, keeping nothing on disk; no service is started or enabled.
+# own server on free loopback ports, keeping nothing on disk. (On a machine with systemd, Debian's
+# packages also enable and start their services, redis on 127.0.0.1:6379; the tests do not use them.)
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)

@@ -16,6 +16,10 @@ COMPOSE=(podman-compose --podman-args="--runtime /usr/sbin/runc --cgroup-manager
 
 case "${1:-}" in
   up)
+    if [[ -n "$("${PODMAN[@]}" ps -a -q --filter "label=io.podman.compose.project=$PROJECT" 2>/dev/null)" ]]; then
+      echo "fleet: already created; docker/fleet/run.sh down first (it would otherwise keep running the old containers)" >&2
+      exit 1
+    fi
     "${PODMAN[@]}" image exists localhost/rpccompare/host:latest || docker/offline.sh build
     for part in haproxy redis prometheus; do
       if ! "${PODMAN[@]}" image exists "localhost/rpccompare/$part:latest"; then
@@ -23,18 +27,26 @@ case "${1:-}" in
         break
       fi
     done
-    "${COMPOSE[@]}" up -d --no-build >/dev/null 2>&1
-    # Three replicas in four backends: twelve servers UP in HAProxy's own metrics.
+    log=${TMPDIR:-/tmp}/rpccompare-fleet-up.log
+    "${COMPOSE[@]}" up -d --no-build >"$log" 2>&1
+    # podman-compose 1.0.3 exits 0 even when a container did not start (a port already taken): all six must run.
+    running=$("${PODMAN[@]}" ps -q --filter "label=io.podman.compose.project=$PROJECT" --filter status=running 2>/dev/null | grep -c . || true)
+    if [[ "$running" -ne 6 ]]; then
+      echo "fleet: $running of 6 containers running; podman-compose said (also in $log):" >&2
+      tail -20 "$log" >&2
+      exit 1
+    fi
+    # Three replicas in four backends: twelve servers whose gRPC health check passed (L7OK; a server starts UP before its first check).
     for _ in $(seq 1 90); do
-      up=$(curl -fs http://127.0.0.1:8404/metrics 2>/dev/null | grep '^haproxy_server_status{' | grep -c 'state="UP"} 1' || true)
-      if [[ "$up" -eq 12 ]]; then
+      healthy=$(curl -fs http://127.0.0.1:8404/metrics 2>/dev/null | grep '^haproxy_server_check_status{' | grep -c 'state="L7OK"} 1' || true)
+      if [[ "$healthy" -eq 12 ]]; then
         echo "fleet: 3 replicas UP behind HAProxy on 127.0.0.1 (wcf-nettcp 8808, fast-tcp 8809, wcf-http 8080, grpc-tcp 50051;"
         echo "       endpoints file docker/fleet/endpoints.json); HAProxy http://127.0.0.1:8404/stats, Prometheus http://127.0.0.1:9090"
         exit 0
       fi
       sleep 1
     done
-    echo "fleet: HAProxy did not report every replica UP within 90 s; see: ${COMPOSE[*]} logs" >&2
+    echo "fleet: HAProxy did not report every replica healthy within 90 s; see: ${COMPOSE[*]} logs" >&2
     exit 1
     ;;
   down)
@@ -42,7 +54,7 @@ case "${1:-}" in
     # containers with theirs first, then what down may leave, the named volumes and the network.
     containers=$("${PODMAN[@]}" ps -a -q --filter "label=io.podman.compose.project=$PROJECT" 2>/dev/null || true)
     [[ -z "$containers" ]] || "${PODMAN[@]}" rm -f -v $containers >/dev/null 2>&1 || true
-    "${COMPOSE[@]}" down -v >/dev/null 2>&1
+    "${COMPOSE[@]}" down -v >/dev/null 2>&1 || true
     "${PODMAN[@]}" volume rm -f "${PROJECT}_data" "${PROJECT}_redis" >/dev/null 2>&1 || true
     "${PODMAN[@]}" network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
     echo "fleet: stopped and removed"

@@ -29,10 +29,15 @@ public sealed class FleetComposeTests(ContainerImages images)
         {
             var up = await ComposeAsync(project, "up", "-d", "--no-build");
             Assert.True(up.ExitCode == 0, up.Output);
+            // podman-compose 1.0.3 exits 0 even when a container fails to start (a port another fleet holds): all six must run.
+            var running = await Podman.RunAsync("ps", "-q", "--filter", $"label=io.podman.compose.project={project}", "--filter", "status=running");
+            Assert.True(running.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Count(l => !l.Contains(' ', StringComparison.Ordinal)) == 6, $"not every service runs:\n{running.Output}\n{up.Output}");
             using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+            // A server starts UP before its first check: wait for each replica's gRPC health check to have passed (L7OK) in all four backends.
             await Eventually.HoldsAsync(async () => (await ReadAsync(http, "http://127.0.0.1:8404/metrics")) is { } metrics
-                    && s_replicas.All(r => metrics.Split('\n').Count(l => l.Contains($"server=\"{r}\",state=\"UP\"}} 1", StringComparison.Ordinal)) == 4),
-                TimeSpan.FromSeconds(90), () => "HAProxy never had every replica UP in its four backends");
+                    && s_replicas.All(r => metrics.Split('\n').Count(l => l.StartsWith("haproxy_server_check_status{", StringComparison.Ordinal)
+                        && l.Contains($"server=\"{r}\",state=\"L7OK\"}} 1", StringComparison.Ordinal)) == 4),
+                TimeSpan.FromSeconds(90), () => "HAProxy never had every replica's health check passed in its four backends");
 
             var endpoints = EndpointsFile.Read(RepositoryPaths.Combine("docker", "fleet", "endpoints.json")).Addresses;
             using var factory = RpcClientFactory.CreateDefault();

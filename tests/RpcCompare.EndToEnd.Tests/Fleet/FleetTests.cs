@@ -35,7 +35,7 @@ public sealed class FleetTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public async Task APublicationThroughTheBalancer_ReachesTheSubscribersOfEveryReplica_InOrder()
+    public async Task APublicationThroughTheBalancer_ReachesTheSubscribersOfEveryReplica_AndALongPollThroughIt_InOrder()
     {
         await using var fleet = await LocalFleet.StartAsync();
         using var factory = RpcClientFactory.CreateDefault();
@@ -49,6 +49,12 @@ public sealed class FleetTests(ITestOutputHelper output)
                 subscribers.Add((replica.Name, client, received));
                 await client.SubscribeAsync("room", received.Enqueue).Bounded();
             }
+
+            // Long polling through the balancer: its session lives on one replica, which HAProxy's cookie keeps the client on.
+            var polling = factory.CreatePushClient(BindingNames.WcfHttp, fleet.BalancerEndpoints[BindingNames.WcfHttp]);
+            var polled = new ConcurrentQueue<Notification>();
+            subscribers.Add(("wcf-http through HAProxy", polling, polled));
+            await polling.SubscribeAsync("room", polled.Enqueue).Bounded();
 
             // gRPC through HAProxy: round robin per call, so the publications are made on different replicas.
             await using var publisher = factory.CreatePushClient(BindingNames.GrpcTcp, fleet.BalancerEndpoints[BindingNames.GrpcTcp]);
@@ -115,7 +121,7 @@ public sealed class FleetTests(ITestOutputHelper output)
             }
         }
 
-        await fleet.Balancer.WaitForStatesAsync("UP", except: doomed.Name, exceptState: "DOWN");
+        await fleet.Balancer.WaitForHealthAsync(fleet.Replicas.Count, down: doomed.Name);
         var last = received.Last().Sequence;
         await using var resumed = factory.CreatePushClient(BindingNames.FastTcp, fleet.BalancerEndpoints[BindingNames.FastTcp]);
         await resumed.SubscribeAsync("room", received.Enqueue, after: last).Bounded();

@@ -64,6 +64,10 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
             var port = ports[int.Parse(m.Groups["port"].Value, CultureInfo.InvariantCulture)];
             return FormattableString.Invariant($"server {m.Groups["name"].Value} 127.0.0.1:{port} {m.Groups["options"].Value}check port {ports[50051]}");
         });
+        // A change to the file that these rewrites miss must fail here, not test something else or listen beyond loopback.
+        Assert.DoesNotMatch(@"host-\d+:", configuration);
+        Assert.All(BindAny().Matches(configuration), m => Assert.StartsWith("bind 127.0.0.1:", m.Groups["bind"].Value, StringComparison.Ordinal));
+        Assert.Equal([8080, 8404, 8808, 8809, 50051], frontends.Keys.Order());
         var path = directory.PathFor("haproxy.cfg");
         File.WriteAllText(path, configuration);
         var start = new ProcessStartInfo(Program) { RedirectStandardOutput = true, RedirectStandardError = true };
@@ -84,6 +88,15 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
             .ToDictionary(m => (m.Groups["backend"].Value, m.Groups["server"].Value), m => m.Groups["state"].Value);
     }
 
+    /// <summary>Each server's last health check in each backend: "L7OK" when the gRPC health exchange passed.</summary>
+    public async Task<IReadOnlyDictionary<(string Backend, string Server), string>> ServerChecksAsync()
+    {
+        using var http = new HttpClient();
+        var metrics = await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
+        return CheckLine().Matches(metrics).Where(m => m.Groups["value"].Value == "1")
+            .ToDictionary(m => (m.Groups["backend"].Value, m.Groups["server"].Value), m => m.Groups["state"].Value);
+    }
+
     /// <summary>Sessions each server of a backend was given, from the same endpoint.</summary>
     public async Task<IReadOnlyDictionary<string, long>> SessionsAsync(string backend)
     {
@@ -93,14 +106,26 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
             .ToDictionary(m => m.Groups["server"].Value, m => long.Parse(m.Groups["value"].Value, CultureInfo.InvariantCulture));
     }
 
-    /// <summary>Waits until every server of every balanced backend is in <paramref name="state"/> (or, for those named, <paramref name="exceptState"/>).</summary>
-    public Task WaitForStatesAsync(string state, string? except = null, string? exceptState = null) =>
+    /// <summary>
+    /// Waits until each of the <paramref name="servers"/> replicas is UP in the four balanced backends with its
+    /// gRPC health check passed (L7OK: the check ran and matched; a server starts UP before its first check),
+    /// or, for <paramref name="down"/>, DOWN in all four.
+    /// </summary>
+    public Task WaitForHealthAsync(int servers, string? down = null) =>
         Eventually.HoldsAsync(async () =>
             {
+                if (_process.HasExited)
+                {
+                    throw new InvalidOperationException($"HAProxy exited ({_process.ExitCode}):\n{Output}");
+                }
+
                 try
                 {
                     var states = await ServerStatesAsync();
-                    return states.Count > 0 && states.All(s => s.Value == (s.Key.Server == except ? exceptState : state));
+                    var checks = await ServerChecksAsync();
+                    return states.Count == 4 * servers && states.All(s => s.Key.Server == down
+                        ? s.Value == "DOWN"
+                        : s.Value == "UP" && checks.GetValueOrDefault(s.Key) == "L7OK");
                 }
                 catch (HttpRequestException)
                 {
@@ -109,7 +134,7 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
                 }
             },
             TestTimeout.Default,
-            () => $"HAProxy's servers never all reached {state}{(except is null ? "" : $" ({except}: {exceptState})")}; HAProxy said:\n{Output}");
+            () => $"HAProxy's servers never all reached {(down is null ? "UP with their check passed" : $"UP, {down} DOWN")}; HAProxy said:\n{Output}");
 
     public async ValueTask DisposeAsync()
     {
@@ -141,6 +166,12 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
 
     [GeneratedRegex(@"haproxy_server_status\{proxy=""(?<backend>[^""]+)"",server=""(?<server>[^""]+)"",state=""(?<state>[^""]+)""\} (?<value>\d+)")]
     private static partial Regex StatusLine();
+
+    [GeneratedRegex(@"^\s+(?<bind>bind \S+)", RegexOptions.Multiline)]
+    private static partial Regex BindAny();
+
+    [GeneratedRegex(@"haproxy_server_check_status\{proxy=""(?<backend>[^""]+)"",server=""(?<server>[^""]+)"",state=""(?<state>[^""]+)""\} (?<value>\d+)")]
+    private static partial Regex CheckLine();
 
     [GeneratedRegex(@"haproxy_server_sessions_total\{proxy=""(?<backend>[^""]+)"",server=""(?<server>[^""]+)""\} (?<value>\d+)")]
     private static partial Regex SessionsLine();

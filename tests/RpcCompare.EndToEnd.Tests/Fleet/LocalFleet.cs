@@ -58,11 +58,12 @@ internal sealed class LocalFleet : IAsyncDisposable
     public static async Task<LocalFleet> StartAsync(int count = 3)
     {
         var directory = new TemporaryDirectory("rc-fleet-");
-        var redis = await RedisServer.StartAsync();
+        RedisServer? redis = null;
         List<Replica> replicas = [];
         HaproxyProcess? balancer = null;
         try
         {
+            redis = await RedisServer.StartAsync();
             for (var i = 1; i <= count; i++)
             {
                 var ports = Balanced.ToDictionary(b => b.Key, _ => FreePort.OnLoopback());
@@ -80,7 +81,7 @@ internal sealed class LocalFleet : IAsyncDisposable
 
             balancer = HaproxyProcess.Start(directory, [.. replicas.Select(r => (IReadOnlyDictionary<int, int>)r.Ports.ToDictionary(p => Balanced[p.Key], p => p.Value))]);
             var fleet = new LocalFleet(directory, redis, replicas, balancer);
-            await balancer.WaitForStatesAsync("UP");
+            await balancer.WaitForHealthAsync(count);
             return fleet;
         }
         catch
@@ -92,7 +93,7 @@ internal sealed class LocalFleet : IAsyncDisposable
 
     public async ValueTask DisposeAsync() => await StopAsync(Balancer, Replicas, Redis, _directory);
 
-    private static async Task StopAsync(HaproxyProcess? balancer, IEnumerable<Replica> replicas, RedisServer redis, TemporaryDirectory directory)
+    private static async Task StopAsync(HaproxyProcess? balancer, IEnumerable<Replica> replicas, RedisServer? redis, TemporaryDirectory directory)
     {
         if (balancer is not null)
         {
@@ -104,7 +105,11 @@ internal sealed class LocalFleet : IAsyncDisposable
             await replica.Host.DisposeAsync();
         }
 
-        await redis.DisposeAsync();
+        if (redis is not null)
+        {
+            await redis.DisposeAsync();
+        }
+
         directory.Dispose();
     }
 
