@@ -3,6 +3,7 @@ using System.Globalization;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Client;
+using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Testing;
 using Xunit.Abstractions;
@@ -22,15 +23,31 @@ public sealed class FleetTests(ITestOutputHelper output)
 
         foreach (var binding in LocalFleet.Balanced.Keys)
         {
-            // Each rpcc run is a new connection: HAProxy spreads them (leastconn for TCP, round robin for HTTP).
-            for (var i = 0; i < 2 * fleet.Replicas.Count; i++)
+            // As many clients as replicas, each holding its connection while the next one connects: HAProxy gives a new
+            // TCP connection to the replica with the fewest (leastconn), and spreads HTTP requests round robin. (Clients made
+            // one after another may share a pooled connection, as WCF's NetTcp clients in one process do.)
+            List<(RpcClientFactory Factory, RpcClientSession Session)> clients = [];
+            try
             {
-                var answer = await Rpcc.RunAsync(["call", "-b", binding, "-e", fleet.BalancerEndpointsFile, "Ping"]);
-                Assert.True(answer.ExitCode == 0, $"{binding}: {answer.Error}\n{fleet.Output}");
-            }
+                foreach (var _ in fleet.Replicas)
+                {
+                    var factory = RpcClientFactory.CreateDefault();
+                    var session = new RpcClientSession(factory, binding, fleet.BalancerEndpoints[binding]);
+                    clients.Add((factory, session));
+                    Assert.NotNull(await session.Get<IFileService>().PingAsync(new PingRequest()).Bounded());
+                }
 
-            var sessions = await fleet.Balancer.SessionsAsync(binding);
-            Assert.True(fleet.Replicas.All(r => sessions.GetValueOrDefault(r.Name) > 0), $"{binding}: sessions per replica {string.Join(", ", sessions)}");
+                var sessions = await fleet.Balancer.SessionsAsync(binding);
+                Assert.True(fleet.Replicas.All(r => sessions.GetValueOrDefault(r.Name) > 0), $"{binding}: sessions per replica {string.Join(", ", sessions)}");
+            }
+            finally
+            {
+                foreach (var (factory, session) in clients)
+                {
+                    await session.DisposeAsync();
+                    factory.Dispose();
+                }
+            }
         }
     }
 
