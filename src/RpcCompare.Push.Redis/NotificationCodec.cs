@@ -14,14 +14,9 @@ internal static class NotificationCodec
 {
     public static byte[] Encode(Notification notification)
     {
+        // As the publisher sent it: a Sequence it set is overwritten by Redis's number on the way out (Decode).
         using var buffer = new MemoryStream();
-        ProtoBuf.Serializer.Serialize(buffer, new Notification
-        {
-            Topic = notification.Topic,
-            SentTimestamp = notification.SentTimestamp,
-            Publisher = notification.Publisher,
-            Items = notification.Items,
-        });
+        ProtoBuf.Serializer.Serialize(buffer, notification);
         return buffer.ToArray();
     }
 

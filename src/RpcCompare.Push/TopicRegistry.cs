@@ -51,9 +51,6 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>The broker this registry shares topics through, if any.</summary>
-    public IPushBroker? Broker => _broker;
-
     /// <summary>What the registry holds and has done, for tests and the runner's report.</summary>
     public PushStatistics Statistics => new(
         _topics.Count,

@@ -79,32 +79,10 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
         return new HaproxyProcess(Process.Start(start)!, frontends);
     }
 
-    /// <summary>Each server's state in each backend, from HAProxy's Prometheus endpoint: ("grpc-tcp", "host-1") → "UP".</summary>
-    public async Task<IReadOnlyDictionary<(string Backend, string Server), string>> ServerStatesAsync()
-    {
-        using var http = new HttpClient();
-        var metrics = await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
-        return StatusLine().Matches(metrics).Where(m => m.Groups["value"].Value == "1")
-            .ToDictionary(m => (m.Groups["backend"].Value, m.Groups["server"].Value), m => m.Groups["state"].Value);
-    }
-
-    /// <summary>Each server's last health check in each backend: "L7OK" when the gRPC health exchange passed.</summary>
-    public async Task<IReadOnlyDictionary<(string Backend, string Server), string>> ServerChecksAsync()
-    {
-        using var http = new HttpClient();
-        var metrics = await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
-        return CheckLine().Matches(metrics).Where(m => m.Groups["value"].Value == "1")
-            .ToDictionary(m => (m.Groups["backend"].Value, m.Groups["server"].Value), m => m.Groups["state"].Value);
-    }
-
-    /// <summary>Sessions each server of a backend was given, from the same endpoint.</summary>
-    public async Task<IReadOnlyDictionary<string, long>> SessionsAsync(string backend)
-    {
-        using var http = new HttpClient();
-        var metrics = await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
-        return SessionsLine().Matches(metrics).Where(m => m.Groups["backend"].Value == backend)
+    /// <summary>Sessions each server of a backend was given, from HAProxy's Prometheus endpoint.</summary>
+    public async Task<IReadOnlyDictionary<string, long>> SessionsAsync(string backend) =>
+        SessionsLine().Matches(await MetricsAsync()).Where(m => m.Groups["backend"].Value == backend)
             .ToDictionary(m => m.Groups["server"].Value, m => long.Parse(m.Groups["value"].Value, CultureInfo.InvariantCulture));
-    }
 
     /// <summary>
     /// Waits until each of the <paramref name="servers"/> replicas is UP in the four balanced backends with its
@@ -121,8 +99,10 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
 
                 try
                 {
-                    var states = await ServerStatesAsync();
-                    var checks = await ServerChecksAsync();
+                    // One scrape per poll: each server's state, and its last health check ("L7OK": the gRPC exchange passed).
+                    var metrics = await MetricsAsync();
+                    var states = PerServer(StatusLine(), metrics);
+                    var checks = PerServer(CheckLine(), metrics);
                     return states.Count == 4 * servers && states.All(s => s.Key.Server == down
                         ? s.Value == "DOWN"
                         : s.Value == "UP" && checks.GetValueOrDefault(s.Key) == "L7OK");
@@ -135,6 +115,17 @@ internal sealed partial class HaproxyProcess : IAsyncDisposable
             },
             TestTimeout.Default,
             () => $"HAProxy's servers never all reached {(down is null ? "UP with their check passed" : $"UP, {down} DOWN")}; HAProxy said:\n{Output}");
+
+    // The state a metric gives each (backend, server): the label of its series whose value is 1.
+    private static Dictionary<(string Backend, string Server), string> PerServer(Regex series, string metrics) =>
+        series.Matches(metrics).Where(m => m.Groups["value"].Value == "1")
+            .ToDictionary(m => (m.Groups["backend"].Value, m.Groups["server"].Value), m => m.Groups["state"].Value);
+
+    private async Task<string> MetricsAsync()
+    {
+        using var http = new HttpClient();
+        return await http.GetStringAsync(new Uri(FormattableString.Invariant($"http://127.0.0.1:{Frontends[8404]}/metrics")));
+    }
 
     public async ValueTask DisposeAsync()
     {
