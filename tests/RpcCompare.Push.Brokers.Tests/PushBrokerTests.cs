@@ -1,23 +1,54 @@
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Testing;
-using StackExchange.Redis;
 
-namespace RpcCompare.Push.Redis.Tests;
+namespace RpcCompare.Push.Brokers.Tests;
 
-public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
+/// <summary>
+/// What every broker promises the registries of replicas sharing it (<see cref="IPushBroker"/>): one numbered
+/// order per topic on every replica, resume from the log, gaps read back, strangers ignored. Each broker's
+/// tests derive from this with a server of their own and the few things only that broker can do to itself.
+/// </summary>
+public abstract class PushBrokerTests
 {
-    private readonly RedisServer _redis;
-
-    public RedisPushBrokerTests(RedisServerFixture fixture)
+    protected PushBrokerTests(LoopbackServer server)
     {
-        _redis = fixture.Server;
+        Server = server;
     }
+
+    /// <summary>The test class's server.</summary>
+    protected LoopbackServer Server { get; }
+
+    /// <summary>How the broker's description, in errors, begins for a server on loopback.</summary>
+    protected abstract string DescriptionStart { get; }
+
+    /// <summary>A new connection to the server on <paramref name="port"/>, keeping to <paramref name="prefix"/>.</summary>
+    protected abstract IPushBroker NewBroker(int port, string prefix);
+
+    /// <summary>A server of the test's own, for tests that stop it or lose its data.</summary>
+    protected abstract Task<LoopbackServer> StartServerAsync();
+
+    /// <summary>Puts a publication in its topic's log without announcing it, as if a replica's feed had missed it.</summary>
+    protected abstract Task AppendWithoutAnnouncingAsync(string prefix, Notification notification);
+
+    /// <summary>Drops every replica's feed connection; they reconnect.</summary>
+    protected abstract Task InterruptFeedsAsync();
+
+    /// <summary>Sends messages that are not publications where the replicas' feeds listen.</summary>
+    protected abstract Task PublishStrangersOnTheFeedAsync(string prefix);
+
+    /// <summary>As <see cref="NewBroker"/>, for a port where nothing listens: quick to give up, if the broker can be told.</summary>
+    protected virtual IPushBroker NewUnreachableBroker(int port, string prefix) => NewBroker(port, prefix);
+
+    protected Replicas NewReplicas(int count = 2, int queueCapacity = 256) => NewReplicas(Server, count, queueCapacity);
+
+    protected Replicas NewReplicas(LoopbackServer server, int count = 2, int queueCapacity = 256) =>
+        new(prefix => NewBroker(server.Port, prefix), count, queueCapacity);
 
     [Fact]
     public async Task APublicationOnAnyReplica_ReachesTheSubscribersOfEvery_InOneNumberedOrder()
     {
-        await using var replicas = new Replicas(_redis.Configuration);
+        await using var replicas = NewReplicas();
         using var onFirst = replicas[0].Subscribe("room", out var firstLast);
         using var onSecond = replicas[1].Subscribe("room", out var secondLast);
 
@@ -42,7 +73,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task ConcurrentPublishersOnTwoReplicas_EverySubscriberSeesEachTopicInTheSameOrder()
     {
-        await using var replicas = new Replicas(_redis.Configuration);
+        await using var replicas = NewReplicas();
         string[] topics = ["a", "b"];
         var subscribers = topics.SelectMany(t => new[] { replicas[0].Subscribe(t, out _), replicas[1].Subscribe(t, out _) }).ToList();
 
@@ -71,7 +102,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task ATopicsLogOutlivesItsSubscribers_ALaterSubscriberIsToldTheLastNumber_AndGetsWhatFollows()
     {
-        await using var replicas = new Replicas(_redis.Configuration);
+        await using var replicas = NewReplicas();
         for (var i = 1; i <= 3; i++)
         {
             Assert.Equal(i, (await replicas[0].PublishAsync(Replicas.Numbered("log", i))).Sequence);
@@ -88,7 +119,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task ASubscriberResumingOnAnotherReplica_GetsWhatItMissedFromTheLog_ThenTheLiveOnes()
     {
-        await using var replicas = new Replicas(_redis.Configuration);
+        await using var replicas = NewReplicas();
         var lost = replicas[1].Subscribe("resume", out _);
         for (var i = 1; i <= 3; i++)
         {
@@ -113,7 +144,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task AResumeOnAReplicaThatLags_SendsNothingTheSubscriberHasAlready()
     {
-        await using var replicas = new Replicas(_redis.Configuration, count: 1);
+        await using var replicas = NewReplicas(count: 1);
         using var follower = replicas[0].Subscribe("lag", out _);
         for (var i = 1; i <= 3; i++)
         {
@@ -137,7 +168,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task AResumeFromZero_GetsEverythingTheLogHolds_AndNotGivenGetsNothingOld()
     {
-        await using var replicas = new Replicas(_redis.Configuration, count: 1);
+        await using var replicas = NewReplicas(count: 1);
         for (var i = 1; i <= 3; i++)
         {
             await replicas[0].PublishAsync(Replicas.Numbered("zero", i));
@@ -155,43 +186,21 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task WhatWasPublishedWhileTheFeedWasDisconnected_ArrivesWhenItReconnects_WithoutAnotherPublication()
     {
-        await using var replicas = new Replicas(_redis.Configuration, count: 1);
+        await using var replicas = NewReplicas(count: 1);
         using var subscriber = replicas[0].Subscribe("outage", out _);
-        await using var redis = await ConnectionMultiplexer.ConnectAsync(_redis.Configuration + ",allowAdmin=true");
 
         // In the log, never announced (as if announced while the feed was disconnected); then the feed's connection drops.
-        await redis.GetDatabase().StreamAddAsync($"{replicas.Options.KeyPrefix}topic:outage", "n", NotificationCodec.Encode(Replicas.Numbered("outage", 1)), "0-*");
-        await redis.GetDatabase().ExecuteAsync("CLIENT", "KILL", "TYPE", "pubsub");
+        await AppendWithoutAnnouncingAsync(replicas.Prefix, Replicas.Numbered("outage", 1));
+        await InterruptFeedsAsync();
 
         var received = Assert.Single(await ReadAsync(subscriber, 1));
         Assert.Equal((1L, "1"), (received.Sequence, received.Items.Single()));
     }
 
     [Fact]
-    public async Task ABrokerThatLostItsData_EndsTheTopicsSubscribers_SoTheySubscribeAgain()
-    {
-        var own = await RedisServer.StartAsync();
-        await using (own)
-        {
-            await using var replicas = new Replicas(own.Configuration, count: 1);
-            using var subscriber = replicas[0].Subscribe("lost", out _);
-            await replicas[0].PublishAsync(Replicas.Numbered("lost", 1));
-            await ReadAsync(subscriber, 1);
-            await using var redis = await ConnectionMultiplexer.ConnectAsync(own.Configuration + ",allowAdmin=true");
-
-            await redis.GetServers()[0].FlushAllDatabasesAsync();
-            await redis.GetDatabase().ExecuteAsync("CLIENT", "KILL", "TYPE", "pubsub");
-
-            await Eventually.HoldsAsync(() => subscriber.EndReason is not null, TestTimeout.Default, () => "the subscriber was not ended");
-            Assert.Contains("went back from 1 to 0", subscriber.EndReason, StringComparison.Ordinal);
-            Assert.Equal(0, replicas[0].Statistics.Topics);
-        }
-    }
-
-    [Fact]
     public async Task AResumeFurtherBackThanHalfTheQueue_GetsTheNewest_AndTheGapShowsInTheNumbers()
     {
-        await using var replicas = new Replicas(_redis.Configuration, count: 1, queueCapacity: 8);
+        await using var replicas = NewReplicas(count: 1, queueCapacity: 8);
         for (var i = 1; i <= 10; i++)
         {
             await replicas[0].PublishAsync(Replicas.Numbered("far", i));
@@ -206,7 +215,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task AResumeFromTheLatestNumber_ReplaysNothing()
     {
-        await using var replicas = new Replicas(_redis.Configuration, count: 1);
+        await using var replicas = NewReplicas(count: 1);
         await replicas[0].PublishAsync(Replicas.Numbered("latest", 1));
 
         using var resumed = replicas[0].Subscribe("latest", after: 1, out var last);
@@ -219,12 +228,11 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     [Fact]
     public async Task APublicationTheFeedMissed_IsReadBackFromTheLog_BeforeTheNextOne()
     {
-        await using var replicas = new Replicas(_redis.Configuration);
+        await using var replicas = NewReplicas();
         using var subscriber = replicas[1].Subscribe("gap", out _);
 
-        // Appended to the log without its announcement, as when a replica's Pub/Sub connection was down.
-        await using var redis = await ConnectionMultiplexer.ConnectAsync(_redis.Configuration);
-        await redis.GetDatabase().StreamAddAsync($"{replicas.Options.KeyPrefix}topic:gap", "n", NotificationCodec.Encode(Replicas.Numbered("gap", 1)), "0-*");
+        // Appended to the log without its announcement, as when a replica's connection to the broker was down.
+        await AppendWithoutAnnouncingAsync(replicas.Prefix, Replicas.Numbered("gap", 1));
         await replicas[0].PublishAsync(Replicas.Numbered("gap", 2));
 
         var received = await ReadAsync(subscriber, 2);
@@ -232,42 +240,56 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
     }
 
     [Fact]
-    public async Task AStrangersMessageOnTheChannel_IsIgnored_AndTheFeedGoesOn()
+    public async Task AStrangersMessageOnTheFeed_IsIgnored_AndTheFeedGoesOn()
     {
-        await using var replicas = new Replicas(_redis.Configuration);
+        await using var replicas = NewReplicas();
         using var subscriber = replicas[1].Subscribe("strangers", out _);
-        await using var redis = await ConnectionMultiplexer.ConnectAsync(_redis.Configuration);
-        var channel = RedisChannel.Literal(replicas.Options.KeyPrefix + "feed");
-        foreach (var garbage in new RedisValue[] { "hello", "0 x", "-1 x", "7 \u00ff\u00ff\u00ff", "12" })
-        {
-            await redis.GetSubscriber().PublishAsync(channel, garbage);
-        }
+        await PublishStrangersOnTheFeedAsync(replicas.Prefix);
 
         await replicas[0].PublishAsync(Replicas.Numbered("strangers", 1));
 
         var received = Assert.Single(await ReadAsync(subscriber, 1));
-        Assert.Equal(1, received.Sequence);
+        Assert.Equal((1L, "1"), (received.Sequence, received.Items.Single()));
     }
 
     [Fact]
-    public async Task WithoutRedis_PublishingAndSubscribingFailWithAClearError()
+    public async Task ABrokerThatLostItsData_EndsTheTopicsSubscribers_SoTheySubscribeAgain()
     {
-        await using var replicas = new Replicas($"127.0.0.1:{FreePort.OnLoopback()},connectTimeout=300", count: 1);
+        var own = await StartServerAsync();
+        await using (own)
+        {
+            await using var replicas = NewReplicas(own, count: 1);
+            using var subscriber = replicas[0].Subscribe("lost", out _);
+            await replicas[0].PublishAsync(Replicas.Numbered("lost", 1));
+            await ReadAsync(subscriber, 1);
+
+            await own.RestartAsync(keepData: false);
+
+            await Eventually.HoldsAsync(() => subscriber.EndReason is not null, TestTimeout.Default, () => "the subscriber was not ended");
+            Assert.Contains("went back from 1 to 0", subscriber.EndReason, StringComparison.Ordinal);
+            Assert.Equal(0, replicas[0].Statistics.Topics);
+        }
+    }
+
+    [Fact]
+    public async Task WithoutTheBroker_PublishingAndSubscribingFailWithAClearError()
+    {
+        await using var replicas = new Replicas(prefix => NewUnreachableBroker(FreePort.OnLoopback(), prefix), count: 1);
 
         var publish = await Assert.ThrowsAsync<RpcServiceException>(async () => await replicas[0].PublishAsync(Replicas.Numbered("t", 1)));
         var subscribe = Assert.Throws<RpcServiceException>(() => replicas[0].Subscribe("t", out _));
 
         Assert.Equal(RpcErrorCode.Internal, publish.Code);
-        Assert.StartsWith("The push broker (redis 127.0.0.1:", publish.Message, StringComparison.Ordinal);
+        Assert.StartsWith($"The push broker ({DescriptionStart}", publish.Message, StringComparison.Ordinal);
         Assert.Contains("did not answer", publish.Message, StringComparison.Ordinal);
         Assert.Contains("is not reachable", subscribe.Message, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task ARedisThatGoesAway_RefusesANewTopicsSubscriber_AndLeavesNoEmptyTopicBehind()
+    public async Task ABrokerThatGoesAway_RefusesANewTopicsSubscriber_AndLeavesNoEmptyTopicBehind()
     {
-        var own = await RedisServer.StartAsync();
-        await using var replicas = new Replicas(own.Configuration, count: 1);
+        var own = await StartServerAsync();
+        await using var replicas = NewReplicas(own, count: 1);
         using var before = replicas[0].Subscribe("before", out _);
         await own.DisposeAsync();
 
@@ -287,7 +309,7 @@ public sealed class RedisPushBrokerTests : IClassFixture<RedisServerFixture>
         }
     }
 
-    private static async Task<List<Notification>> ReadAsync(PushSubscriber subscriber, int count)
+    protected static async Task<List<Notification>> ReadAsync(PushSubscriber subscriber, int count)
     {
         List<Notification> received = [];
         using var timeout = new CancellationTokenSource(TestTimeout.Default);

@@ -1,0 +1,308 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using System.Threading.Channels;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using NATS.Client.Core;
+using NATS.Client.JetStream;
+using NATS.Client.JetStream.Models;
+using RpcCompare.Contracts.Push;
+
+namespace RpcCompare.Push.Nats;
+
+/// <summary>
+/// Push across replicas through NATS JetStream. Each topic is a stream of its own (<see cref="TopicStreams"/>),
+/// so the stream's sequence numbers number the topic densely, whichever replica published, and the stream
+/// is the log a gap is read back from. The server republishes every publication it stored, with its
+/// number (<c>Nats-Sequence</c>), on a feed subject every replica follows: storing and announcing are one
+/// step, as Redis's script makes them, and a topic's announcements come in the order of its numbers.
+/// </summary>
+/// <remarks>
+/// A stream per topic keeps numbering and reading back simple (one stream for all topics would number
+/// them together); it costs the server a directory per topic with file storage. Streams are created
+/// on a topic's first publication on each replica and never deleted here: <c>nats stream rm</c> them
+/// when topics are retired.
+/// </remarks>
+public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDisposable
+{
+    // Headers the server sets on a republished message.
+    private const string SequenceHeader = "Nats-Sequence";
+    private const string StreamHeader = "Nats-Stream";
+
+    // Publications can come in bursts far above what one replica's feed drains at once; past this the client
+    // drops the newest, which the registry notices as a gap and reads back from the stream.
+    private const int FeedCapacity = 65_536;
+
+    // Streams known to exist; forgotten wholesale past this many topics rather than growing without bound.
+    private const int MaxKnownStreams = 100_000;
+
+    private readonly NatsConnection _nats;
+    private readonly NatsJSContext _jetStream;
+    private readonly NatsPushOptions _options;
+    private readonly TopicStreams _streams;
+    private readonly ConcurrentDictionary<string, bool> _knownStreams = new(StringComparer.Ordinal);
+    private readonly ILogger<NatsPushBroker> _logger;
+    private int _malformedLogged;
+
+    public NatsPushBroker(IOptions<NatsPushOptions> options, ILogger<NatsPushBroker> logger)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        _options = options.Value;
+        if (string.IsNullOrWhiteSpace(_options.Url))
+        {
+            throw new ArgumentException("Push:Nats:Url (--push-nats) is required: the NATS server the replicas share, with JetStream, e.g. nats://127.0.0.1:4222.", nameof(options));
+        }
+
+        if (_options.MaxMessages < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), _options.MaxMessages, "Push:Nats:MaxMessages must be at least 1.");
+        }
+
+        _streams = new TopicStreams(_options.Prefix);
+        Description = "nats " + RedactedUrl(_options.Url);
+        _logger = logger;
+        // No logger factory: the client would log every reconnect attempt; the registry logs the broker's failures, rate-limited.
+        _nats = new NatsConnection(new NatsOpts { Url = _options.Url, Name = "rpccompare-host" });
+        _jetStream = new NatsJSContext(_nats);
+    }
+
+    public string Description { get; }
+
+    /// <summary>How long the synchronous calls (<see cref="LastSequence"/>, <see cref="ReadLatest"/>) wait for the server.</summary>
+    public TimeSpan SynchronousTimeout => _nats.Opts.RequestTimeout;
+
+    public async Task<long> PublishAsync(Notification notification, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(notification);
+        var stream = _streams.For(notification.Topic);
+        var body = NotificationProtobuf.Serialize(notification);
+        if (!_knownStreams.ContainsKey(stream.Topic))
+        {
+            await CreateStreamAsync(stream, cancellationToken).ConfigureAwait(false);
+        }
+
+        PubAckResponse ack;
+        try
+        {
+            // One attempt: with no stream the client would otherwise wait and retry before telling.
+            ack = await _jetStream.PublishAsync(stream.Subject, body, opts: new NatsJSPubOpts { RetryAttempts = 1 }, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+        catch (NatsJSPublishNoResponseException)
+        {
+            // The stream was deleted since this replica created it (nats stream rm): create it again.
+            await CreateStreamAsync(stream, cancellationToken).ConfigureAwait(false);
+            ack = await _jetStream.PublishAsync(stream.Subject, body, opts: new NatsJSPubOpts { RetryAttempts = 1 }, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+
+        ack.EnsureSuccess();
+        return checked((long)ack.Seq);
+    }
+
+    public long LastSequence(string topic)
+    {
+        var stream = _streams.For(topic);
+        return WaitFor(async cancellationToken =>
+        {
+            try
+            {
+                var info = await _jetStream.GetStreamAsync(stream.Stream, cancellationToken: cancellationToken).ConfigureAwait(false);
+                return checked((long)info.Info.State.LastSeq);
+            }
+            catch (NatsJSApiException e) when (e.Error.Code == 404)
+            {
+                return 0L;
+            }
+        });
+    }
+
+    public IReadOnlyList<Notification> ReadLatest(string topic, long after, long through, int count)
+    {
+        var from = Math.Max(after + 1, through - count + 1);
+        if (from > through)
+        {
+            return [];
+        }
+
+        var read = WaitFor(cancellationToken => ReadAfterAsync(topic, from - 1, (int)(through - from + 1), cancellationToken));
+        return [.. read.Where(n => n.Sequence <= through)];
+    }
+
+    public async Task<IReadOnlyList<Notification>> ReadAfterAsync(string topic, long after, int count, CancellationToken cancellationToken)
+    {
+        var stream = _streams.For(topic);
+        INatsJSConsumer consumer;
+        try
+        {
+            consumer = await _jetStream.CreateOrderedConsumerAsync(
+                stream.Stream,
+                new NatsJSOrderedConsumerOpts { DeliverPolicy = ConsumerConfigDeliverPolicy.ByStartSequence, OptStartSeq = checked((ulong)after + 1) },
+                cancellationToken).ConfigureAwait(false);
+        }
+        catch (NatsJSApiException e) when (e.Error.Code == 404)
+        {
+            return [];
+        }
+
+        List<Notification> read = [];
+        await foreach (var message in consumer.FetchNoWaitAsync<byte[]>(new NatsJSFetchOpts { MaxMsgs = count }, cancellationToken: cancellationToken).ConfigureAwait(false))
+        {
+            var sequence = checked((long)(message.Metadata ?? throw new InvalidDataException($"Stream {stream.Stream} sent a message without its metadata.")).Sequence.Stream);
+            read.Add(NotificationProtobuf.Deserialize(message.Data, sequence));
+        }
+
+        return read;
+    }
+
+    public async Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken)
+    {
+        var feed = new Feed(this);
+        try
+        {
+            feed.Subscription = await _nats.SubscribeCoreAsync<byte[]>(
+                _streams.FeedSubjects,
+                opts: new NatsSubOpts { ChannelOpts = new NatsSubChannelOpts { Capacity = FeedCapacity, FullMode = BoundedChannelFullMode.DropNewest } },
+                cancellationToken: cancellationToken).ConfigureAwait(false);
+            // The server has the subscription once it answers a ping: anything stored from now on is in the feed.
+            await _nats.PingAsync(cancellationToken).ConfigureAwait(false);
+            return feed;
+        }
+        catch
+        {
+            await feed.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    public void Dispose() => DisposeAsync().AsTask().GetAwaiter().GetResult();
+
+    public ValueTask DisposeAsync() => _nats.DisposeAsync();
+
+    private static string RedactedUrl(string urls) => string.Join(",", urls.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(url =>
+        Uri.TryCreate(url.Contains("://", StringComparison.Ordinal) ? url : "nats://" + url, UriKind.Absolute, out var uri)
+            ? $"{uri.Scheme}://{uri.Host}:{(uri.IsDefaultPort ? 4222 : uri.Port).ToString(CultureInfo.InvariantCulture)}"
+            : "(a URL that does not parse)"));
+
+    private async Task CreateStreamAsync(TopicStream stream, CancellationToken cancellationToken)
+    {
+        var config = new StreamConfig(stream.Stream, [stream.Subject])
+        {
+            MaxMsgs = _options.MaxMessages,
+            Discard = StreamConfigDiscard.Old,
+            Storage = _options.MemoryStorage ? StreamConfigStorage.Memory : StreamConfigStorage.File,
+            Republish = new Republish { Src = stream.Subject, Dest = stream.Feed },
+        };
+        await _jetStream.CreateOrUpdateStreamAsync(config, cancellationToken).ConfigureAwait(false);
+        if (_knownStreams.Count >= MaxKnownStreams)
+        {
+            _knownStreams.Clear();
+        }
+
+        _knownStreams[stream.Topic] = true;
+    }
+
+    // LastSequence and ReadLatest are synchronous (a subscriber is registered under its topic's lock) and the client only
+    // asynchronous: block this thread, bounded by the client's request timeout.
+    private T WaitFor<T>(Func<CancellationToken, Task<T>> call)
+    {
+        using var timeout = new CancellationTokenSource(SynchronousTimeout);
+        return Task.Run(() => call(timeout.Token), timeout.Token).GetAwaiter().GetResult();
+    }
+
+    private bool TryDecodeAnnouncement(NatsMsg<byte[]> message, out Notification notification)
+    {
+        notification = null!;
+        if (message.Headers is not { } headers
+            || !headers.TryGetLastValue(SequenceHeader, out var sequenceText)
+            || !long.TryParse(sequenceText, NumberStyles.None, CultureInfo.InvariantCulture, out var sequence)
+            || sequence < 1
+            || !headers.TryGetLastValue(StreamHeader, out var streamName)
+            || message.Data is null
+            || !NotificationProtobuf.TryDeserialize(message.Data, sequence, out notification))
+        {
+            return false;
+        }
+
+        // Anyone may publish on the feed's subjects; only what a topic's own stream republished counts.
+        return _streams.For(notification.Topic).Stream == streamName;
+    }
+
+    /// <summary>
+    /// One subscription to the feed subjects. The client resubscribes on its own when its connection comes
+    /// back, silently: what was stored meanwhile never reaches it. So the feed ends when the connection opens
+    /// again, and the registry opens a new one and reads back from the streams.
+    /// </summary>
+    private sealed class Feed : IPushFeed
+    {
+        private readonly NatsPushBroker _broker;
+        private readonly CancellationTokenSource _interrupted = new();
+
+        public Feed(NatsPushBroker broker)
+        {
+            _broker = broker;
+            _broker._nats.ConnectionOpened += InterruptAsync;
+        }
+
+        public INatsSub<byte[]>? Subscription { get; set; }
+
+        public async IAsyncEnumerable<Notification> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken)
+        {
+            var messages = (Subscription ?? throw new InvalidOperationException("The feed is not open.")).Msgs;
+            using var either = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _interrupted.Token);
+            while (true)
+            {
+                NatsMsg<byte[]> message;
+                try
+                {
+                    message = await messages.ReadAsync(either.Token).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException) when (_interrupted.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+                {
+                    yield break;
+                }
+                catch (ChannelClosedException)
+                {
+                    // The connection was disposed under the feed.
+                    yield break;
+                }
+
+                if (_broker.TryDecodeAnnouncement(message, out var notification))
+                {
+                    yield return notification;
+                }
+                else if (Interlocked.Exchange(ref _broker._malformedLogged, 1) == 0)
+                {
+                    LogMalformed(_broker._logger, message.Subject);
+                }
+            }
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            _broker._nats.ConnectionOpened -= InterruptAsync;
+            if (Subscription is { } subscription)
+            {
+                await subscription.DisposeAsync().ConfigureAwait(false);
+            }
+
+            _interrupted.Dispose();
+        }
+
+        private ValueTask InterruptAsync(object? sender, NatsEventArgs e)
+        {
+            try
+            {
+                _interrupted.Cancel();
+            }
+            catch (ObjectDisposedException)
+            {
+                // The feed closed while the connection came back: nothing is reading it.
+            }
+
+            return ValueTask.CompletedTask;
+        }
+    }
+
+    [LoggerMessage(1, LogLevel.Warning, "A message on NATS subject '{Subject}' is not a publication this product's streams republished; such messages are ignored (logged once).")]
+    private static partial void LogMalformed(ILogger logger, string subject);
+}

@@ -1,0 +1,56 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using NATS.Client.Core;
+using NATS.Client.JetStream;
+using NATS.Client.JetStream.Models;
+using RpcCompare.Contracts.Push;
+using RpcCompare.Push.Nats;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Push.Brokers.Tests.Nats;
+
+public sealed class NatsPushBrokerTests(NatsServerFixture fixture) : PushBrokerTests(fixture.Server), IClassFixture<NatsServerFixture>
+{
+    protected override string DescriptionStart => "nats nats://127.0.0.1:";
+
+    protected override IPushBroker NewBroker(int port, string prefix) =>
+        new NatsPushBroker(Microsoft.Extensions.Options.Options.Create(new NatsPushOptions { Url = Url(port), Prefix = prefix }), NullLogger<NatsPushBroker>.Instance);
+
+    protected override async Task<LoopbackServer> StartServerAsync() => await NatsServer.StartAsync();
+
+    // Stored, never announced: the stream takes a second subject its republish does not cover (NATS 2.9 cannot change
+    // a republish), and the publication goes there. The replica's next CreateOrUpdate puts the one subject back.
+    protected override async Task AppendWithoutAnnouncingAsync(string prefix, Notification notification)
+    {
+        await using var nats = new NatsConnection(new NatsOpts { Url = Url(Server.Port) });
+        var jetStream = new NatsJSContext(nats);
+        var stream = new TopicStreams(prefix).For(notification.Topic);
+        var unannounced = stream.Subject + ".unannounced";
+
+        await jetStream.CreateOrUpdateStreamAsync(new StreamConfig(stream.Stream, [stream.Subject, unannounced])
+        {
+            MaxMsgs = new NatsPushOptions().MaxMessages,
+            Republish = new Republish { Src = stream.Subject, Dest = stream.Feed },
+        });
+        (await jetStream.PublishAsync(unannounced, NotificationProtobuf.Serialize(notification))).EnsureSuccess();
+    }
+
+    // NATS has no command that closes other clients' connections: the server restarts, keeping its streams.
+    protected override Task InterruptFeedsAsync() => Server.RestartAsync();
+
+    protected override async Task PublishStrangersOnTheFeedAsync(string prefix)
+    {
+        await using var nats = new NatsConnection(new NatsOpts { Url = Url(Server.Port) });
+        var streams = new TopicStreams(prefix);
+        var subject = streams.For("strangers").Feed;
+        var notification = NotificationProtobuf.Serialize(Replicas.Numbered("strangers", 99));
+        await nats.PublishAsync(subject, "hello"u8.ToArray());
+        await nats.PublishAsync(subject, notification, headers: new NatsHeaders { ["Nats-Sequence"] = "x", ["Nats-Stream"] = streams.For("strangers").Stream });
+        await nats.PublishAsync(subject, notification, headers: new NatsHeaders { ["Nats-Sequence"] = "0", ["Nats-Stream"] = streams.For("strangers").Stream });
+        await nats.PublishAsync(subject, new byte[] { 0xff, 0xff, 0xff }, headers: new NatsHeaders { ["Nats-Sequence"] = "7", ["Nats-Stream"] = streams.For("strangers").Stream });
+        // Well formed, but not from the topic's own stream.
+        await nats.PublishAsync(subject, notification, headers: new NatsHeaders { ["Nats-Sequence"] = "1", ["Nats-Stream"] = streams.For("elsewhere").Stream });
+        await nats.PingAsync();
+    }
+
+    private static string Url(int port) => $"nats://127.0.0.1:{port}";
+}
