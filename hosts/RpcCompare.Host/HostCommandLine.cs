@@ -29,6 +29,7 @@ internal static class HostCommandLine
         ["--otlp-protocol"] = "Telemetry:OtlpProtocol",
         ["--metrics-port"] = "Telemetry:PrometheusPort",
         ["--push-redis"] = "Push:Redis:Configuration",
+        ["--push-nats"] = "Push:Nats:Url",
     };
 
     /// <summary>Switches that take no value: present means true.</summary>
@@ -97,6 +98,9 @@ internal static class HostCommandLine
                                    127.0.0.1:6379): a publication on any of them reaches the
                                    subscribers of all, numbered per topic by Redis, which keeps
                                    the last --Push:Redis:MaxLength (10000) of each topic.
+          --push-nats URL          The same through a NATS server with JetStream (e.g.
+                                   nats://127.0.0.1:4222): a stream per topic, keeping the last
+                                   --Push:Nats:MaxMessages (10000). One broker or the other.
           --Section:Key VALUE      Any other configuration key, as in appsettings.json.
           -h, --help               Show this help.
 

@@ -79,7 +79,7 @@ if (teamContracts is not null)
     }
 }
 
-// Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes, fast), shared through Redis with --push-redis.
+// Topics for every push binding (gRPC streams, WCF duplex, HTTP long polling, pipes, fast), shared through Redis (--push-redis) or NATS (--push-nats).
 try
 {
     HostPush.Add(builder.Services, builder.Configuration);

@@ -23,4 +23,7 @@ public sealed class NatsPushOptions
     /// server restarts (every subscriber is then told its numbers went back). Off by default.
     /// </summary>
     public bool MemoryStorage { get; set; }
+
+    /// <summary>Whether <paramref name="prefix"/> can begin stream names and subjects: one token of letters, digits, '-' and '_'.</summary>
+    public static bool IsValidPrefix(string? prefix) => !string.IsNullOrEmpty(prefix) && prefix.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_');
 }

@@ -21,7 +21,7 @@ internal sealed class TopicStreams
 
     public TopicStreams(string prefix)
     {
-        if (string.IsNullOrEmpty(prefix) || !prefix.All(IsSafe))
+        if (!NatsPushOptions.IsValidPrefix(prefix))
         {
             throw new ArgumentException($"Push:Nats:Prefix '{prefix}' must be letters, digits, '-' and '_' only.", nameof(prefix));
         }
@@ -45,7 +45,7 @@ internal sealed class TopicStreams
         var token = new StringBuilder(bytes.Length);
         foreach (var b in bytes)
         {
-            if (b < 0x80 && IsSafe((char)b))
+            if (char.IsAsciiLetterOrDigit((char)b) || b is (byte)'-' or (byte)'_')
             {
                 token.Append((char)b);
             }
@@ -63,8 +63,6 @@ internal sealed class TopicStreams
         var hash = Convert.ToHexString(SHA256.HashData(bytes), 0, 16);
         return string.Concat(token.ToString(0, MaxTokenLength - hash.Length - 2), "~~", hash);
     }
-
-    private static bool IsSafe(char c) => char.IsAsciiLetterOrDigit(c) || c is '-' or '_';
 }
 
 /// <param name="Topic">The topic's name.</param>

@@ -7,18 +7,24 @@ using RpcCompare.Testing;
 
 namespace RpcCompare.EndToEnd.Tests;
 
-/// <summary>Two real hosts on one Redis (<c>--push-redis</c>), as replicas behind a balancer: push crosses from one to the other.</summary>
+/// <summary>
+/// Two real hosts on one broker (<c>--push-redis</c>, <c>--push-nats</c>), as replicas behind a balancer:
+/// push crosses from one to the other.
+/// </summary>
 public sealed class HostPushAcrossReplicasTests
 {
-    [Fact]
-    public async Task APublicationOnOneHost_ReachesASubscriberOfTheOther_InOrder_WhateverTheBindings()
+    [Theory]
+    [InlineData("redis")]
+    [InlineData("nats")]
+    public async Task APublicationOnOneHost_ReachesASubscriberOfTheOther_InOrder_WhateverTheBindings(string broker)
     {
-        await using var redis = await RedisServer.StartAsync();
+        var (server, brokerArguments) = await StartBrokerAsync(broker);
+        await using var running = server;
         using var directory = new TemporaryDirectory();
-        await using var first = HostProcess.Start("--bindings", "pipes,fast-uds", "--push-redis", redis.Configuration,
-            "--endpoints-file", directory.PathFor("first.json"), "--socket-dir", directory.PathFor("first"));
-        await using var second = HostProcess.Start("--bindings", "pipes,fast-uds", "--push-redis", redis.Configuration,
-            "--endpoints-file", directory.PathFor("second.json"), "--socket-dir", directory.PathFor("second"));
+        await using var first = HostProcess.Start(["--bindings", "pipes,fast-uds", .. brokerArguments,
+            "--endpoints-file", directory.PathFor("first.json"), "--socket-dir", directory.PathFor("first")]);
+        await using var second = HostProcess.Start(["--bindings", "pipes,fast-uds", .. brokerArguments,
+            "--endpoints-file", directory.PathFor("second.json"), "--socket-dir", directory.PathFor("second")]);
         var publishTo = await first.WaitForEndpointsAsync(directory.PathFor("first.json"));
         var subscribeTo = await second.WaitForEndpointsAsync(directory.PathFor("second.json"));
 
@@ -85,4 +91,31 @@ public sealed class HostPushAcrossReplicasTests
         Assert.Equal(2, await host.WaitForExitAsync());
         Assert.Contains(reason, host.Output, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("127.0.0.1:4222", "", "is not a NATS server URL")]
+    [InlineData("nats://127.0.0.1:4222", "a.b", "must be letters, digits, '-' and '_' only")]
+    public async Task ANatsSettingThatCannotWork_StopsTheHostWithTheReason(string url, string prefix, string reason)
+    {
+        await using var host = HostProcess.Start(["--bindings", "pipes", "--push-nats", url, .. prefix.Length > 0 ? new[] { "--Push:Nats:Prefix", prefix } : []]);
+
+        Assert.Equal(2, await host.WaitForExitAsync());
+        Assert.Contains(reason, host.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task TwoBrokers_StopTheHost_OneIsTheRule()
+    {
+        await using var host = HostProcess.Start("--bindings", "pipes", "--push-redis", "127.0.0.1:6379", "--push-nats", "nats://127.0.0.1:4222");
+
+        Assert.Equal(2, await host.WaitForExitAsync());
+        Assert.Contains("choose one", host.Output, StringComparison.Ordinal);
+    }
+
+    private static async Task<(LoopbackServer Server, string[] Arguments)> StartBrokerAsync(string broker) => broker switch
+    {
+        "redis" => await RedisServer.StartAsync() is var redis ? (redis, ["--push-redis", redis.Configuration]) : default,
+        "nats" => await NatsServer.StartAsync() is var nats ? (nats, ["--push-nats", nats.Url]) : default,
+        _ => throw new ArgumentOutOfRangeException(nameof(broker), broker, "redis or nats"),
+    };
 }
