@@ -12,19 +12,36 @@ public sealed class NatsPushBrokerTests(NatsServerFixture fixture) : PushBrokerT
 {
     protected override string DescriptionStart => "nats nats://127.0.0.1:";
 
+    [Fact]
+    public async Task ATopicsFirstSubscriber_HasItsStreamCreated_SoTheFirstPublicationDoesNotWaitForIt()
+    {
+        await using var replicas = NewReplicas(count: 1);
+        await using var nats = new NatsConnection(new NatsOpts { Url = Url(Server.Port) });
+        var jetStream = new NatsJSContext(nats);
+        var stream = new TopicStreams(replicas.Prefix).For("early");
+
+        using var subscriber = replicas[0].Subscribe("early", out _);
+
+        await Eventually.HoldsAsync(async () => await StreamExistsAsync(jetStream, stream.Stream), TestTimeout.Default, () => $"{stream.Stream} was not created");
+        await replicas[0].PublishAsync(Replicas.Numbered("early", 1));
+        Assert.Equal(1L, Assert.Single(await ReadAsync(subscriber, 1)).Sequence);
+    }
+
     protected override IPushBroker NewBroker(int port, string prefix) =>
         new NatsPushBroker(Microsoft.Extensions.Options.Options.Create(new NatsPushOptions { Url = Url(port), Prefix = prefix }), NullLogger<NatsPushBroker>.Instance);
 
     protected override async Task<LoopbackServer> StartServerAsync() => await NatsServer.StartAsync();
 
     // Stored, never announced: the stream takes a second subject its republish does not cover (NATS 2.9 cannot change
-    // a republish), and the publication goes there. The replica's next CreateOrUpdate puts the one subject back.
+    // a republish), and the publication goes there. A subscriber's replica creates the stream in the background when
+    // it finds none: that creation comes first, or it would take the second subject away again.
     protected override async Task AppendWithoutAnnouncingAsync(string prefix, Notification notification)
     {
         await using var nats = new NatsConnection(new NatsOpts { Url = Url(Server.Port) });
         var jetStream = new NatsJSContext(nats);
         var stream = new TopicStreams(prefix).For(notification.Topic);
         var unannounced = stream.Subject + ".unannounced";
+        await Eventually.HoldsAsync(async () => await StreamExistsAsync(jetStream, stream.Stream), TestTimeout.Default, () => $"no replica created {stream.Stream}");
 
         await jetStream.CreateOrUpdateStreamAsync(new StreamConfig(stream.Stream, [stream.Subject, unannounced])
         {
@@ -50,6 +67,19 @@ public sealed class NatsPushBrokerTests(NatsServerFixture fixture) : PushBrokerT
         // Well formed, but not from the topic's own stream.
         await nats.PublishAsync(subject, notification, headers: new NatsHeaders { ["Nats-Sequence"] = "1", ["Nats-Stream"] = streams.For("elsewhere").Stream });
         await nats.PingAsync();
+    }
+
+    private static async Task<bool> StreamExistsAsync(NatsJSContext jetStream, string name)
+    {
+        try
+        {
+            await jetStream.GetStreamAsync(name);
+            return true;
+        }
+        catch (NatsJSApiException e) when (e.Error.Code == 404)
+        {
+            return false;
+        }
     }
 
     private static string Url(int port) => $"nats://127.0.0.1:{port}";
