@@ -83,18 +83,27 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         var body = NotificationProtobuf.Serialize(notification);
         await StreamReady(stream).WaitAsync(cancellationToken).ConfigureAwait(false);
 
+        // A message id per publication: should the server have stored one whose answer was lost, storing it again (below)
+        // returns the same number instead of a second copy (JetStream de-duplicates ids within two minutes).
+        var publish = new NatsJSPubOpts { MsgId = Guid.NewGuid().ToString("N"), RetryAttempts = 1 };
         PubAckResponse ack;
         try
         {
-            // One attempt: with no stream the client would otherwise wait and retry before telling.
-            ack = await _jetStream.PublishAsync(stream.Subject, body, opts: new NatsJSPubOpts { RetryAttempts = 1 }, cancellationToken: cancellationToken).ConfigureAwait(false);
+            ack = await _jetStream.PublishAsync(stream.Subject, body, opts: publish, cancellationToken: cancellationToken).ConfigureAwait(false);
         }
         catch (NatsJSPublishNoResponseException)
         {
-            // The stream was deleted since this replica created it (nats stream rm): create it again.
-            _streamsReady.TryRemove(stream.Topic, out _);
+            // No answer from a stream that exists is a timeout: the publication may have been stored, and the publisher
+            // is told it failed. The stream may also have been deleted since this replica created it (nats stream rm):
+            // then it is created again.
+            if (await StreamExistsAsync(stream, cancellationToken).ConfigureAwait(false))
+            {
+                throw;
+            }
+
+            ForgetStream(stream.Topic);
             await StreamReady(stream).WaitAsync(cancellationToken).ConfigureAwait(false);
-            ack = await _jetStream.PublishAsync(stream.Subject, body, opts: new NatsJSPubOpts { RetryAttempts = 1 }, cancellationToken: cancellationToken).ConfigureAwait(false);
+            ack = await _jetStream.PublishAsync(stream.Subject, body, opts: publish, cancellationToken: cancellationToken).ConfigureAwait(false);
         }
 
         ack.EnsureSuccess();
@@ -113,8 +122,9 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
             }
             catch (NatsJSApiException e) when (e.Error.Code == 404)
             {
-                // Nothing published yet: have the stream ready for the first publication. A failure here is the
-                // publication's to report (it waits for the same creation, or tries again).
+                // Nothing published yet (or the stream was removed): have it ready for the first publication. A failure
+                // here is the publication's to report (it waits for the same creation, or tries again).
+                ForgetStream(stream.Topic);
                 _ = StreamReady(stream).ContinueWith(static t => t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
                 return 0L;
             }
@@ -136,24 +146,36 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
     public async Task<IReadOnlyList<Notification>> ReadAfterAsync(string topic, long after, int count, CancellationToken cancellationToken)
     {
         var stream = _streams.For(topic);
-        INatsJSConsumer consumer;
+        // The client retries creating a consumer for as long as JetStream does not answer: bounded here, so a feed
+        // reading a gap back does not wait forever on a server whose JetStream is down.
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bounded.CancelAfter(SynchronousTimeout);
+        List<Notification> read = [];
         try
         {
-            consumer = await _jetStream.CreateOrderedConsumerAsync(
+            var consumer = await _jetStream.CreateOrderedConsumerAsync(
                 stream.Stream,
-                new NatsJSOrderedConsumerOpts { DeliverPolicy = ConsumerConfigDeliverPolicy.ByStartSequence, OptStartSeq = checked((ulong)after + 1) },
-                cancellationToken).ConfigureAwait(false);
+                new NatsJSOrderedConsumerOpts
+                {
+                    DeliverPolicy = ConsumerConfigDeliverPolicy.ByStartSequence,
+                    OptStartSeq = checked((ulong)after + 1),
+                    // Removed by the client when the read ends; by the server soon after, if that removal fails.
+                    InactiveThreshold = TimeSpan.FromSeconds(30),
+                },
+                bounded.Token).ConfigureAwait(false);
+            await foreach (var message in consumer.FetchNoWaitAsync<byte[]>(new NatsJSFetchOpts { MaxMsgs = count }, cancellationToken: bounded.Token).ConfigureAwait(false))
+            {
+                var sequence = checked((long)(message.Metadata ?? throw new InvalidDataException($"Stream {stream.Stream} sent a message without its metadata.")).Sequence.Stream);
+                read.Add(NotificationProtobuf.Deserialize(message.Data, sequence));
+            }
         }
         catch (NatsJSApiException e) when (e.Error.Code == 404)
         {
-            return [];
+            // No stream: nothing was published (or it was removed).
         }
-
-        List<Notification> read = [];
-        await foreach (var message in consumer.FetchNoWaitAsync<byte[]>(new NatsJSFetchOpts { MaxMsgs = count }, cancellationToken: cancellationToken).ConfigureAwait(false))
+        catch (OperationCanceledException) when (bounded.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
         {
-            var sequence = checked((long)(message.Metadata ?? throw new InvalidDataException($"Stream {stream.Stream} sent a message without its metadata.")).Sequence.Stream);
-            read.Add(NotificationProtobuf.Deserialize(message.Data, sequence));
+            throw new TimeoutException($"Reading {stream.Stream} back took longer than {SynchronousTimeout.TotalSeconds:0.#} s.");
         }
 
         return read;
@@ -188,15 +210,48 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
             ? $"{uri.Scheme}://{uri.Host}:{(uri.IsDefaultPort ? 4222 : uri.Port).ToString(CultureInfo.InvariantCulture)}"
             : "(a URL that does not parse)"));
 
-    // The stream's creation, started once per topic; a failed one is forgotten, so the next caller tries again.
+    // The stream's creation, started once per topic; a failed one is replaced by the next caller's.
     private Task StreamReady(TopicStream stream)
     {
-        if (_streamsReady.Count >= MaxKnownStreams)
+        if (!_streamsReady.TryGetValue(stream.Topic, out var ready) || (ready.IsValueCreated && (ready.Value.IsFaulted || ready.Value.IsCanceled)))
         {
-            _streamsReady.Clear();
+            if (ready is not null)
+            {
+                _streamsReady.TryRemove(KeyValuePair.Create(stream.Topic, ready));
+            }
+
+            // Counting takes every lock of the dictionary: only when a topic is new to this replica.
+            if (_streamsReady.Count >= MaxKnownStreams)
+            {
+                _streamsReady.Clear();
+            }
+
+            ready = _streamsReady.GetOrAdd(stream.Topic, _ => new Lazy<Task>(() => CreateStreamAsync(stream)));
         }
 
-        return _streamsReady.GetOrAdd(stream.Topic, _ => new Lazy<Task>(() => CreateStreamAsync(stream))).Value;
+        return ready.Value;
+    }
+
+    private void ForgetStream(string topic)
+    {
+        if (_streamsReady.TryGetValue(topic, out var ready) && ready.IsValueCreated && ready.Value.IsCompleted)
+        {
+            // Only a finished creation: one still running is the one every caller should wait for.
+            _streamsReady.TryRemove(KeyValuePair.Create(topic, ready));
+        }
+    }
+
+    private async Task<bool> StreamExistsAsync(TopicStream stream, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _jetStream.GetStreamAsync(stream.Stream, cancellationToken: cancellationToken).ConfigureAwait(false);
+            return true;
+        }
+        catch (NatsJSApiException e) when (e.Error.Code == 404)
+        {
+            return false;
+        }
     }
 
     private async Task CreateStreamAsync(TopicStream stream)
@@ -208,16 +263,8 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
             Storage = _options.MemoryStorage ? StreamConfigStorage.Memory : StreamConfigStorage.File,
             Republish = new Republish { Src = stream.Subject, Dest = stream.Feed },
         };
-        try
-        {
-            // Not the caller's cancellation: other callers wait for the same creation.
-            await _jetStream.CreateOrUpdateStreamAsync(config, CancellationToken.None).ConfigureAwait(false);
-        }
-        catch
-        {
-            _streamsReady.TryRemove(stream.Topic, out _);
-            throw;
-        }
+        // Not the caller's cancellation: other callers wait for the same creation.
+        await _jetStream.CreateOrUpdateStreamAsync(config, CancellationToken.None).ConfigureAwait(false);
     }
 
     // LastSequence and ReadLatest are synchronous (a subscriber is registered under its topic's lock) and the client only
@@ -265,6 +312,7 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         {
             _broker = broker;
             _broker._nats.ConnectionDisconnected += InterruptAsync;
+            _broker._nats.MessageDropped += InterruptIfMineAsync;
         }
 
         public INatsSub<byte[]>? Subscription { get; set; }
@@ -273,21 +321,37 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         {
             var messages = (Subscription ?? throw new InvalidOperationException("The feed is not open.")).Msgs;
             using var either = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _interrupted.Token);
+            var interrupted = false;
+            var buffered = 0;
             while (true)
             {
                 NatsMsg<byte[]> message;
-                try
+                if (interrupted)
                 {
-                    message = await messages.ReadAsync(either.Token).ConfigureAwait(false);
+                    // What arrived before the interruption is still good: hand it on, then end (the registry reads back the
+                    // rest). Only that much: after a reconnect the client fills the same channel again.
+                    if (buffered-- <= 0 || !messages.TryRead(out message))
+                    {
+                        yield break;
+                    }
                 }
-                catch (OperationCanceledException) when (_interrupted.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+                else
                 {
-                    yield break;
-                }
-                catch (ChannelClosedException)
-                {
-                    // The connection was disposed under the feed.
-                    yield break;
+                    try
+                    {
+                        message = await messages.ReadAsync(either.Token).ConfigureAwait(false);
+                    }
+                    catch (OperationCanceledException) when (_interrupted.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+                    {
+                        interrupted = true;
+                        buffered = messages.CanCount ? messages.Count : 0;
+                        continue;
+                    }
+                    catch (ChannelClosedException)
+                    {
+                        // The connection was disposed under the feed.
+                        yield break;
+                    }
                 }
 
                 if (_broker.TryDecodeAnnouncement(message, out var notification))
@@ -304,6 +368,7 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         public async ValueTask DisposeAsync()
         {
             _broker._nats.ConnectionDisconnected -= InterruptAsync;
+            _broker._nats.MessageDropped -= InterruptIfMineAsync;
             if (Subscription is { } subscription)
             {
                 await subscription.DisposeAsync().ConfigureAwait(false);
@@ -325,6 +390,11 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
 
             return ValueTask.CompletedTask;
         }
+
+        // The client dropped a publication because the feed was full (a burst the host could not keep up with): nothing
+        // would read it back until the topic's next publication, which may never come. Ending the feed reads every topic back.
+        private ValueTask InterruptIfMineAsync(object? sender, NatsMessageDroppedEventArgs e) =>
+            ReferenceEquals(e.Subscription, Subscription) ? InterruptAsync(sender, e) : ValueTask.CompletedTask;
     }
 
     [LoggerMessage(1, LogLevel.Warning, "A message on NATS subject '{Subject}' is not a publication this product's streams republished; such messages are ignored (logged once).")]

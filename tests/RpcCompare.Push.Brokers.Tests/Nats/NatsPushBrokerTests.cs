@@ -13,7 +13,7 @@ public sealed class NatsPushBrokerTests(NatsServerFixture fixture) : PushBrokerT
     protected override string DescriptionStart => "nats nats://127.0.0.1:";
 
     [Fact]
-    public async Task ATopicsFirstSubscriber_HasItsStreamCreated_SoTheFirstPublicationDoesNotWaitForIt()
+    public async Task ATopicsFirstSubscriber_HasItsStreamCreated_BeforeAnythingIsPublished()
     {
         await using var replicas = NewReplicas(count: 1);
         await using var nats = new NatsConnection(new NatsOpts { Url = Url(Server.Port) });
@@ -25,6 +25,22 @@ public sealed class NatsPushBrokerTests(NatsServerFixture fixture) : PushBrokerT
         await Eventually.HoldsAsync(async () => await StreamExistsAsync(jetStream, stream.Stream), TestTimeout.Default, () => $"{stream.Stream} was not created");
         await replicas[0].PublishAsync(Replicas.Numbered("early", 1));
         Assert.Equal(1L, Assert.Single(await ReadAsync(subscriber, 1)).Sequence);
+    }
+
+    [Fact]
+    public async Task AStreamRemovedSinceThisReplicaCreatedIt_IsCreatedAgain_AndThePublicationStoredOnce()
+    {
+        await using var replicas = NewReplicas(count: 1);
+        await using var nats = new NatsConnection(new NatsOpts { Url = Url(Server.Port) });
+        var jetStream = new NatsJSContext(nats);
+        var stream = new TopicStreams(replicas.Prefix).For("removed");
+        Assert.Equal(1, (await replicas[0].PublishAsync(Replicas.Numbered("removed", 1))).Sequence);
+
+        Assert.True(await jetStream.DeleteStreamAsync(stream.Stream));
+        var again = await replicas[0].PublishAsync(Replicas.Numbered("removed", 2));
+
+        Assert.Equal(1, again.Sequence);
+        Assert.Equal(1L, (long)(await jetStream.GetStreamAsync(stream.Stream)).Info.State.Messages);
     }
 
     protected override IPushBroker NewBroker(int port, string prefix) =>
