@@ -1,7 +1,5 @@
 using System.Collections.Concurrent;
 using System.Globalization;
-using System.Runtime.CompilerServices;
-using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using NATS.Client.Core;
@@ -17,7 +15,7 @@ namespace RpcCompare.Push.Nats;
 /// is the log a gap is read back from. The server republishes every publication it stored, with its
 /// number (<c>Nats-Sequence</c>), on a feed subject every replica follows: storing and announcing are one
 /// step, as Redis's script makes them, and a topic's announcements come in the order of its numbers.
-/// The feed ends when the connection drops (<see cref="Feed"/>).
+/// The feed ends when the connection drops (<see cref="NatsFeed"/>).
 /// </summary>
 /// <remarks>
 /// A stream per topic keeps numbering and reading back simple (one stream for all topics would number
@@ -27,14 +25,6 @@ namespace RpcCompare.Push.Nats;
 /// </remarks>
 public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDisposable
 {
-    // Headers the server sets on a republished message.
-    private const string SequenceHeader = "Nats-Sequence";
-    private const string StreamHeader = "Nats-Stream";
-
-    // Publications can come in bursts far above what one replica's feed drains at once; past this the client
-    // drops the newest, which the registry notices as a gap and reads back from the stream.
-    private const int FeedCapacity = 65_536;
-
     // Streams created or being created; forgotten wholesale past this many topics rather than growing without bound.
     private const int MaxKnownStreams = 100_000;
 
@@ -181,25 +171,8 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         return read;
     }
 
-    public async Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken)
-    {
-        var feed = new Feed(this);
-        try
-        {
-            feed.Subscription = await _nats.SubscribeCoreAsync<byte[]>(
-                _streams.FeedSubjects,
-                opts: new NatsSubOpts { ChannelOpts = new NatsSubChannelOpts { Capacity = FeedCapacity, FullMode = BoundedChannelFullMode.DropNewest } },
-                cancellationToken: cancellationToken).ConfigureAwait(false);
-            // The server has the subscription once it answers a ping: anything stored from now on is in the feed.
-            await _nats.PingAsync(cancellationToken).ConfigureAwait(false);
-            return feed;
-        }
-        catch
-        {
-            await feed.DisposeAsync().ConfigureAwait(false);
-            throw;
-        }
-    }
+    public Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken) =>
+        NatsFeed.OpenAsync(_nats, _streams, ReportMalformed, cancellationToken);
 
     public void Dispose() => DisposeAsync().AsTask().GetAwaiter().GetResult();
 
@@ -275,126 +248,13 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         return Task.Run(() => call(timeout.Token), timeout.Token).GetAwaiter().GetResult();
     }
 
-    private bool TryDecodeAnnouncement(NatsMsg<byte[]> message, out Notification notification)
+    // Something else publishes on the feed subjects: its messages are ignored, and said so once per broker.
+    private void ReportMalformed(string subject)
     {
-        notification = null!;
-        if (message.Headers is not { } headers
-            || !headers.TryGetLastValue(SequenceHeader, out var sequenceText)
-            || !long.TryParse(sequenceText, NumberStyles.None, CultureInfo.InvariantCulture, out var sequence)
-            || sequence < 1
-            || !headers.TryGetLastValue(StreamHeader, out var streamName)
-            || message.Data is null
-            || !NotificationProtobuf.TryDeserialize(message.Data, sequence, out notification))
+        if (Interlocked.Exchange(ref _malformedLogged, 1) == 0)
         {
-            return false;
+            LogMalformed(_logger, subject);
         }
-
-        // Anyone may publish on the feed's subjects; only what a topic's own stream republished counts.
-        return _streams.For(notification.Topic).Stream == streamName;
-    }
-
-    /// <summary>
-    /// One subscription to the feed subjects. The client resubscribes on its own when its connection comes
-    /// back, silently: what was stored meanwhile never reaches it. So the feed ends as soon as the connection
-    /// drops, and the registry opens a new one (which waits for the connection) and reads back from the streams.
-    /// </summary>
-    /// <remarks>
-    /// Not on <c>ConnectionOpened</c>, as the Redis feed ends on its restore event: the client raises it for its
-    /// first connection too, from a background task, so a feed opened with the connection could be ended at
-    /// any later moment by its own opening.
-    /// </remarks>
-    private sealed class Feed : IPushFeed
-    {
-        private readonly NatsPushBroker _broker;
-        private readonly CancellationTokenSource _interrupted = new();
-
-        public Feed(NatsPushBroker broker)
-        {
-            _broker = broker;
-            _broker._nats.ConnectionDisconnected += InterruptAsync;
-            _broker._nats.MessageDropped += InterruptIfMineAsync;
-        }
-
-        public INatsSub<byte[]>? Subscription { get; set; }
-
-        public async IAsyncEnumerable<Notification> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken)
-        {
-            var messages = (Subscription ?? throw new InvalidOperationException("The feed is not open.")).Msgs;
-            using var either = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _interrupted.Token);
-            var interrupted = false;
-            var buffered = 0;
-            while (true)
-            {
-                NatsMsg<byte[]> message;
-                if (interrupted)
-                {
-                    // What arrived before the interruption is still good: hand it on, then end (the registry reads back the
-                    // rest). Only that much: after a reconnect the client fills the same channel again.
-                    if (buffered-- <= 0 || !messages.TryRead(out message))
-                    {
-                        yield break;
-                    }
-                }
-                else
-                {
-                    try
-                    {
-                        message = await messages.ReadAsync(either.Token).ConfigureAwait(false);
-                    }
-                    catch (OperationCanceledException) when (_interrupted.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
-                    {
-                        interrupted = true;
-                        buffered = messages.CanCount ? messages.Count : 0;
-                        continue;
-                    }
-                    catch (ChannelClosedException)
-                    {
-                        // The connection was disposed under the feed.
-                        yield break;
-                    }
-                }
-
-                if (_broker.TryDecodeAnnouncement(message, out var notification))
-                {
-                    yield return notification;
-                }
-                else if (Interlocked.Exchange(ref _broker._malformedLogged, 1) == 0)
-                {
-                    LogMalformed(_broker._logger, message.Subject);
-                }
-            }
-        }
-
-        public async ValueTask DisposeAsync()
-        {
-            _broker._nats.ConnectionDisconnected -= InterruptAsync;
-            _broker._nats.MessageDropped -= InterruptIfMineAsync;
-            if (Subscription is { } subscription)
-            {
-                await subscription.DisposeAsync().ConfigureAwait(false);
-            }
-
-            _interrupted.Dispose();
-        }
-
-        private ValueTask InterruptAsync(object? sender, NatsEventArgs e)
-        {
-            try
-            {
-                _interrupted.Cancel();
-            }
-            catch (ObjectDisposedException)
-            {
-                // The feed closed while the connection dropped: nothing is reading it.
-            }
-
-            return ValueTask.CompletedTask;
-        }
-
-        // The client dropped a publication because the feed was full (a burst the host could not keep up with): nothing
-        // would read it back until the topic's next publication, which may never come. Ending the feed reads every topic back.
-        private ValueTask InterruptIfMineAsync(object? sender, NatsMessageDroppedEventArgs e) =>
-            ReferenceEquals(e.Subscription, Subscription) ? InterruptAsync(sender, e) : ValueTask.CompletedTask;
     }
 
     [LoggerMessage(1, LogLevel.Warning, "A message on NATS subject '{Subject}' is not a publication this product's streams republished; such messages are ignored (logged once).")]
