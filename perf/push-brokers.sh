@@ -23,7 +23,7 @@ while [[ $# -gt 0 ]]; do
     --bindings) bindings=$2; shift 2 ;;
     --output) output=$2; shift 2 ;;
     --) shift; runner_options=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "push-brokers: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
