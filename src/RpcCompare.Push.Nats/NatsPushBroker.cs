@@ -63,8 +63,8 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
 
     public string Description { get; }
 
-    /// <summary>How long the synchronous calls (<see cref="LastSequence"/>, <see cref="ReadLatest"/>) wait for the server.</summary>
-    public TimeSpan SynchronousTimeout => _nats.Opts.RequestTimeout;
+    /// <summary>How long a question to JetStream (<see cref="LastSequenceAsync"/>, a read back) waits for the server: the client's request timeout.</summary>
+    public TimeSpan RequestTimeout => _nats.Opts.RequestTimeout;
 
     public async Task<long> PublishAsync(Notification notification, CancellationToken cancellationToken)
     {
@@ -100,28 +100,31 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         return checked((long)ack.Seq);
     }
 
-    public long LastSequence(string topic)
+    public async Task<long> LastSequenceAsync(string topic, CancellationToken cancellationToken)
     {
         var stream = _streams.For(topic);
-        return WaitFor(async cancellationToken =>
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bounded.CancelAfter(RequestTimeout);
+        try
         {
-            try
-            {
-                var info = await _jetStream.GetStreamAsync(stream.Stream, cancellationToken: cancellationToken).ConfigureAwait(false);
-                return checked((long)info.Info.State.LastSeq);
-            }
-            catch (NatsJSApiException e) when (e.Error.Code == 404)
-            {
-                // Nothing published yet (or the stream was removed): have it ready for the first publication. A failure
-                // here is the publication's to report (it waits for the same creation, or tries again).
-                ForgetStream(stream.Topic);
-                _ = StreamReady(stream).ContinueWith(static t => t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
-                return 0L;
-            }
-        });
+            var info = await _jetStream.GetStreamAsync(stream.Stream, cancellationToken: bounded.Token).ConfigureAwait(false);
+            return checked((long)info.Info.State.LastSeq);
+        }
+        catch (NatsJSApiException e) when (e.Error.Code == 404)
+        {
+            // Nothing published yet (or the stream was removed): have it ready for the first publication. A failure
+            // here is the publication's to report (it waits for the same creation, or tries again).
+            ForgetStream(stream.Topic);
+            _ = StreamReady(stream).ContinueWith(static t => t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            return 0L;
+        }
+        catch (OperationCanceledException) when (bounded.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        {
+            throw new TimeoutException($"Asking for the last number of {stream.Stream} took longer than {RequestTimeout.TotalSeconds:0.#} s.");
+        }
     }
 
-    public IReadOnlyList<Notification> ReadLatest(string topic, long after, long through, int count)
+    public async Task<IReadOnlyList<Notification>> ReadLatestAsync(string topic, long after, long through, int count, CancellationToken cancellationToken)
     {
         var from = Math.Max(after + 1, through - count + 1);
         if (from > through)
@@ -129,7 +132,7 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
             return [];
         }
 
-        var read = WaitFor(cancellationToken => ReadAfterAsync(topic, from - 1, (int)(through - from + 1), cancellationToken));
+        var read = await ReadAfterAsync(topic, from - 1, (int)(through - from + 1), cancellationToken).ConfigureAwait(false);
         return [.. read.Where(n => n.Sequence <= through)];
     }
 
@@ -139,7 +142,7 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         // The client retries creating a consumer for as long as JetStream does not answer: bounded here, so a feed
         // reading a gap back does not wait forever on a server whose JetStream is down.
         using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        bounded.CancelAfter(SynchronousTimeout);
+        bounded.CancelAfter(RequestTimeout);
         List<Notification> read = [];
         try
         {
@@ -165,7 +168,7 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         }
         catch (OperationCanceledException) when (bounded.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
         {
-            throw new TimeoutException($"Reading {stream.Stream} back took longer than {SynchronousTimeout.TotalSeconds:0.#} s.");
+            throw new TimeoutException($"Reading {stream.Stream} back took longer than {RequestTimeout.TotalSeconds:0.#} s.");
         }
 
         return read;
@@ -238,14 +241,6 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
         };
         // Not the caller's cancellation: other callers wait for the same creation.
         await _jetStream.CreateOrUpdateStreamAsync(config, CancellationToken.None).ConfigureAwait(false);
-    }
-
-    // LastSequence and ReadLatest are synchronous (a subscriber is registered under its topic's lock) and the client only
-    // asynchronous: block this thread, bounded by the client's request timeout.
-    private T WaitFor<T>(Func<CancellationToken, Task<T>> call)
-    {
-        using var timeout = new CancellationTokenSource(SynchronousTimeout);
-        return Task.Run(() => call(timeout.Token), timeout.Token).GetAwaiter().GetResult();
     }
 
     // Something else publishes on the feed subjects: its messages are ignored, and said so once per broker.

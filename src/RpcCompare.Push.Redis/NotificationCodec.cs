@@ -12,20 +12,10 @@ namespace RpcCompare.Push.Redis;
 /// </summary>
 internal static class NotificationCodec
 {
-    public static byte[] Encode(Notification notification)
-    {
-        // As the publisher sent it: a Sequence it set is overwritten by Redis's number on the way out (Decode).
-        using var buffer = new MemoryStream();
-        ProtoBuf.Serializer.Serialize(buffer, notification);
-        return buffer.ToArray();
-    }
+    // As the publisher sent it: a Sequence it set is overwritten by Redis's number on the way out (Decode).
+    public static byte[] Encode(Notification notification) => NotificationProtobuf.Serialize(notification);
 
-    public static Notification Decode(RedisValue id, RedisValue body)
-    {
-        var notification = Deserialize((byte[])body!);
-        notification.Sequence = Sequence(id);
-        return notification;
-    }
+    public static Notification Decode(RedisValue id, RedisValue body) => NotificationProtobuf.Deserialize((byte[]?)body, Sequence(id));
 
     /// <summary>The N of a stream entry id <c>0-N</c>.</summary>
     public static long Sequence(RedisValue id)
@@ -47,19 +37,6 @@ internal static class NotificationCodec
             return false;
         }
 
-        try
-        {
-            notification = Deserialize(bytes.AsSpan(space + 1).ToArray());
-        }
-        catch (Exception e) when (e is ProtoBuf.ProtoException or EndOfStreamException or InvalidOperationException or OverflowException or ArgumentException)
-        {
-            // Not protobuf of a notification: protobuf-net reports malformed input with any of these.
-            return false;
-        }
-
-        notification.Sequence = sequence;
-        return !string.IsNullOrEmpty(notification.Topic);
+        return NotificationProtobuf.TryDeserialize(bytes.AsSpan(space + 1).ToArray(), sequence, out notification);
     }
-
-    private static Notification Deserialize(byte[] body) => ProtoBuf.Serializer.Deserialize<Notification>(body.AsSpan());
 }

@@ -78,15 +78,18 @@ public sealed partial class RedisPushBroker : IPushBroker, IDisposable, IAsyncDi
         return long.Parse((string)result!, CultureInfo.InvariantCulture);
     }
 
-    public long LastSequence(string topic)
+    public async Task<long> LastSequenceAsync(string topic, CancellationToken cancellationToken)
     {
-        var last = _redis.GetDatabase().StreamRange(Key(topic), "-", "+", 1, Order.Descending);
+        var last = await _redis.GetDatabase().StreamRangeAsync(Key(topic), "-", "+", 1, Order.Descending)
+            .WaitAsync(cancellationToken).ConfigureAwait(false);
         return last.Length == 0 ? 0 : NotificationCodec.Sequence(last[0].Id);
     }
 
-    public IReadOnlyList<Notification> ReadLatest(string topic, long after, long through, int count)
+    public async Task<IReadOnlyList<Notification>> ReadLatestAsync(string topic, long after, long through, int count, CancellationToken cancellationToken)
     {
-        var newestFirst = _redis.GetDatabase().StreamRange(Key(topic), $"(0-{after.ToString(CultureInfo.InvariantCulture)}", $"0-{through.ToString(CultureInfo.InvariantCulture)}", count, Order.Descending);
+        var newestFirst = await _redis.GetDatabase().StreamRangeAsync(
+            Key(topic), $"(0-{after.ToString(CultureInfo.InvariantCulture)}", $"0-{through.ToString(CultureInfo.InvariantCulture)}", count, Order.Descending)
+            .WaitAsync(cancellationToken).ConfigureAwait(false);
         return [.. newestFirst.Reverse().Select(e => NotificationCodec.Decode(e.Id, e["n"]))];
     }
 

@@ -22,10 +22,10 @@ public interface IPushBroker
     Task<long> PublishAsync(Notification notification, CancellationToken cancellationToken);
 
     /// <summary>
-    /// The last sequence number given in <paramref name="topic"/>, 0 when none. Synchronous: the first
-    /// subscriber of a topic on a replica waits for it, and subscribing is synchronous on every binding.
+    /// The last sequence number given in <paramref name="topic"/>, 0 when none: asked once per topic by the
+    /// replica when its first subscriber of that topic comes. Bounded by the broker's own request timeout.
     /// </summary>
-    long LastSequence(string topic);
+    Task<long> LastSequenceAsync(string topic, CancellationToken cancellationToken);
 
     /// <summary>
     /// The publications of <paramref name="topic"/> numbered after <paramref name="after"/>, oldest first,
@@ -36,9 +36,9 @@ public interface IPushBroker
     /// <summary>
     /// The newest publications of <paramref name="topic"/> numbered after <paramref name="after"/> and up to
     /// <paramref name="through"/>, at most <paramref name="count"/>, oldest first: what a resuming subscriber
-    /// missed. Synchronous, as <see cref="LastSequence"/>: it is read while the subscriber is registered.
+    /// missed. Bounded by the broker's own request timeout.
     /// </summary>
-    IReadOnlyList<Notification> ReadLatest(string topic, long after, long through, int count);
+    Task<IReadOnlyList<Notification>> ReadLatestAsync(string topic, long after, long through, int count, CancellationToken cancellationToken);
 
     /// <summary>
     /// Starts receiving every publication of every topic, each topic in order, and returns once the

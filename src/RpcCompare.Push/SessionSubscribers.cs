@@ -7,7 +7,8 @@ namespace RpcCompare.Push;
 /// </summary>
 public sealed class SessionSubscribers
 {
-    private readonly Dictionary<string, PushSubscriber> _subscribers = new(StringComparer.Ordinal);
+    // Null: being subscribed (the registry is asking the broker).
+    private readonly Dictionary<string, PushSubscriber?> _subscribers = new(StringComparer.Ordinal);
     private readonly TopicRegistry _registry;
     private readonly string _session;
     private bool _closed;
@@ -31,23 +32,51 @@ public sealed class SessionSubscribers
         }
     }
 
-    /// <summary>Subscribes the session to a topic (<see cref="TopicRegistry.Subscribe(string, long?, out long)"/>).</summary>
-    /// <exception cref="InvalidOperationException">The session already subscribes to the topic.</exception>
+    /// <summary>Subscribes the session to a topic (<see cref="TopicRegistry.SubscribeAsync"/>).</summary>
+    /// <exception cref="InvalidOperationException">The session already subscribes to the topic, or is subscribing to it.</exception>
     /// <exception cref="ObjectDisposedException">The session has ended.</exception>
-    public PushSubscriber Subscribe(string topic, long? after, out long lastSequence)
+    public async ValueTask<(PushSubscriber Subscriber, long LastSequence)> SubscribeAsync(string topic, long? after, CancellationToken cancellationToken = default)
     {
         lock (_subscribers)
         {
             ObjectDisposedException.ThrowIf(_closed, this);
-            if (_subscribers.ContainsKey(topic))
+            if (!_subscribers.TryAdd(topic, null))
             {
                 throw new InvalidOperationException($"Session {_session} already subscribes to '{topic}'.");
             }
-
-            var subscriber = _registry.Subscribe(topic, after, out lastSequence);
-            _subscribers.Add(topic, subscriber);
-            return subscriber;
         }
+
+        // The topic is held (null) while the registry asks the broker, outside the lock: the session's other requests go on.
+        (PushSubscriber Subscriber, long LastSequence) subscription;
+        try
+        {
+            subscription = await _registry.SubscribeAsync(topic, after, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            lock (_subscribers)
+            {
+                _subscribers.Remove(topic);
+            }
+
+            throw;
+        }
+
+        bool closed;
+        lock (_subscribers)
+        {
+            closed = _closed;
+            if (!closed && _subscribers.TryGetValue(topic, out var held) && held is null)
+            {
+                _subscribers[topic] = subscription.Subscriber;
+                return subscription;
+            }
+        }
+
+        // The session ended, or the client unsubscribed the topic before its subscription was answered: it ends at once.
+        subscription.Subscriber.Dispose();
+        ObjectDisposedException.ThrowIf(closed, this);
+        return subscription;
     }
 
     /// <summary>Ends the session's subscription to a topic, if it has one.</summary>
@@ -82,7 +111,7 @@ public sealed class SessionSubscribers
     {
         lock (_subscribers)
         {
-            return [.. _subscribers.Values];
+            return [.. _subscribers.Values.OfType<PushSubscriber>()];
         }
     }
 
@@ -98,7 +127,7 @@ public sealed class SessionSubscribers
             }
 
             _closed = true;
-            subscribers = [.. _subscribers.Values];
+            subscribers = [.. _subscribers.Values.OfType<PushSubscriber>()];
             _subscribers.Clear();
         }
 

@@ -59,18 +59,21 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
         Interlocked.Read(ref _disconnected),
         Interlocked.Read(ref _encodings));
 
-    /// <summary>Registers a subscriber; every publication accepted after this returns reaches its queue.</summary>
-    /// <exception cref="RpcServiceException">The topic name is empty or too long.</exception>
-    public PushSubscriber Subscribe(string topic, out long lastSequence) => Subscribe(topic, after: null, out lastSequence);
-
     /// <summary>
-    /// Registers a subscriber resuming <paramref name="after"/> the last number it received
-    /// (<see cref="SubscribeRequest.After"/>; null: not resuming): with a broker, its queue first holds the newest
-    /// publications after it that the broker's log still has, at most half the queue; without one
-    /// there is no log, and <paramref name="lastSequence"/> tells what it missed.
+    /// Registers a subscriber; every publication accepted after this returns reaches its queue. Resuming
+    /// <paramref name="after"/> the last number it received (<see cref="SubscribeRequest.After"/>; null: not
+    /// resuming): with a broker, its queue first holds the newest publications after it that the broker's log
+    /// still has, at most half the queue; without one there is no log, and the last sequence tells what it missed.
     /// </summary>
+    /// <returns>The subscriber, and the topic's last number before its first publication.</returns>
+    /// <remarks>
+    /// Without a broker it completes at once. With one, a topic's first subscriber on this host asks the broker
+    /// for the topic's last number, and a resuming one reads what it missed: asynchronously, never holding a
+    /// thread, so hundreds of subscribers to new topics at once wait for the broker's answers rather than for
+    /// threads to read them on.
+    /// </remarks>
     /// <exception cref="RpcServiceException">The topic name is empty or too long, <paramref name="after"/> is negative, or the broker did not answer.</exception>
-    public PushSubscriber Subscribe(string topic, long? after, out long lastSequence)
+    public async ValueTask<(PushSubscriber Subscriber, long LastSequence)> SubscribeAsync(string topic, long? after = null, CancellationToken cancellationToken = default)
     {
         Validate(topic);
         if (after < 0)
@@ -78,30 +81,36 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
             throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"After is the last sequence number received, 0 or more; got {after}.");
         }
 
-        _feed?.WaitUntilOpen();
+        if (_feed is not null)
+        {
+            await _feed.WaitUntilOpenAsync(cancellationToken).ConfigureAwait(false);
+        }
+
         var subscriber = new PushSubscriber(this, topic, Interlocked.Increment(ref _nextSubscriberId), _options.QueueCapacity);
         while (true)
         {
             var entry = _topics.GetOrAdd(topic, static (name, broker) => new Topic(name, broker), _broker);
-            bool added;
+            long? lastSequence;
             try
             {
-                added = entry.TryAdd(subscriber, after, ReplayLimit, this, out lastSequence);
+                lastSequence = await entry.TryAddAsync(subscriber, after, ReplayLimit, this, cancellationToken).ConfigureAwait(false);
             }
-            catch (Exception e) when (e is not RpcServiceException)
+            catch (Exception e) when (e is not RpcServiceException and not OperationCanceledException)
             {
-                // The broker did not answer: the subscription is refused, and an empty topic leaves (the next subscriber asks again).
+                throw BrokerFailed(e);
+            }
+            finally
+            {
+                // Emptied by a refused subscription (the next subscriber asks the broker again), or already gone.
                 if (entry.IsRemoved)
                 {
                     _topics.TryRemove(new KeyValuePair<string, Topic>(topic, entry));
                 }
-
-                throw BrokerFailed(e);
             }
 
-            if (added)
+            if (lastSequence is { } last)
             {
-                return subscriber;
+                return (subscriber, last);
             }
 
             // The topic emptied and left the dictionary between the lookup and the lock: take the new one.
@@ -182,10 +191,11 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
     /// </summary>
     internal async Task CatchUpAsync(CancellationToken cancellationToken)
     {
-        foreach (var topic in _topics.Values)
+        foreach (var topic in _topics.Values.Where(t => t.IsJoined))
         {
+            // A topic still joining gets its number from the broker as it is now: nothing to catch up.
             var delivered = topic.Delivered;
-            var last = _broker!.LastSequence(topic.Name);
+            var last = await _broker!.LastSequenceAsync(topic.Name, cancellationToken).ConfigureAwait(false);
             if (last < delivered)
             {
                 var ended = topic.EndAll($"The push broker's numbering of topic '{topic.Name}' went back from {delivered} to {last} (it lost its data): subscribe again.");

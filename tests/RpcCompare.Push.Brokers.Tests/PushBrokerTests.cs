@@ -52,8 +52,8 @@ public abstract class PushBrokerTests
     public async Task APublicationOnAnyReplica_ReachesTheSubscribersOfEvery_InOneNumberedOrder()
     {
         await using var replicas = NewReplicas();
-        using var onFirst = replicas[0].Subscribe(Awkward, out var firstLast);
-        using var onSecond = replicas[1].Subscribe(Awkward, out var secondLast);
+        var (onFirst, firstLast) = await replicas[0].SubscribeAsync(Awkward);
+        var (onSecond, secondLast) = await replicas[1].SubscribeAsync(Awkward);
 
         List<long> replies = [];
         for (var i = 1; i <= 40; i++)
@@ -78,7 +78,12 @@ public abstract class PushBrokerTests
     {
         await using var replicas = NewReplicas();
         string[] topics = ["a", "b"];
-        var subscribers = topics.SelectMany(t => new[] { replicas[0].Subscribe(t, out _), replicas[1].Subscribe(t, out _) }).ToList();
+        List<PushSubscriber> subscribers = [];
+        foreach (var topic in topics)
+        {
+            subscribers.Add((await replicas[0].SubscribeAsync(topic)).Subscriber);
+            subscribers.Add((await replicas[1].SubscribeAsync(topic)).Subscriber);
+        }
 
         await Task.WhenAll(Enumerable.Range(0, 4).Select(p => Task.Run(async () =>
         {
@@ -103,6 +108,27 @@ public abstract class PushBrokerTests
     }
 
     [Fact]
+    public async Task FiveHundredSubscribersOfAHundredNewTopicsAtOnce_AreAllRegistered_AndReceiveEachTopicOnce()
+    {
+        await using var replicas = NewReplicas(count: 1);
+        var topics = Enumerable.Range(0, 100).Select(i => $"crowd {i}").ToArray();
+
+        // Each from a thread-pool thread, as the bindings' requests come: a join that held its thread while the broker
+        // answered left none for the broker's client to read the answers on, and refused most of these after 5 s.
+        var subscriptions = await Task.WhenAll(Enumerable.Range(0, 500).Select(i => Task.Run(async () => await replicas[0].SubscribeAsync(topics[i % topics.Length]))));
+        Assert.All(subscriptions, s => Assert.Equal(0, s.LastSequence));
+        Assert.Equal((100, 500), (replicas[0].Statistics.Topics, replicas[0].Statistics.Subscribers));
+
+        await Task.WhenAll(topics.Select(t => replicas[0].PublishAsync(Replicas.Numbered(t, 1)).AsTask()));
+        foreach (var (subscriber, _) in subscriptions)
+        {
+            var received = Assert.Single(await ReadAsync(subscriber, 1));
+            Assert.Equal((1L, subscriber.Topic), (received.Sequence, received.Topic));
+            subscriber.Dispose();
+        }
+    }
+
+    [Fact]
     public async Task ATopicsLogOutlivesItsSubscribers_ALaterSubscriberIsToldTheLastNumber_AndGetsWhatFollows()
     {
         await using var replicas = NewReplicas();
@@ -111,7 +137,7 @@ public abstract class PushBrokerTests
             Assert.Equal(i, (await replicas[0].PublishAsync(Replicas.Numbered("log", i))).Sequence);
         }
 
-        using var subscriber = replicas[1].Subscribe("log", out var last);
+        var (subscriber, last) = await replicas[1].SubscribeAsync("log");
         await replicas[0].PublishAsync(Replicas.Numbered("log", 4));
 
         Assert.Equal(3, last);
@@ -123,7 +149,7 @@ public abstract class PushBrokerTests
     public async Task ASubscriberResumingOnAnotherReplica_GetsWhatItMissedFromTheLog_ThenTheLiveOnes()
     {
         await using var replicas = NewReplicas();
-        var lost = replicas[1].Subscribe("resume", out _);
+        var lost = (await replicas[1].SubscribeAsync("resume")).Subscriber;
         for (var i = 1; i <= 3; i++)
         {
             await replicas[0].PublishAsync(Replicas.Numbered("resume", i));
@@ -136,7 +162,7 @@ public abstract class PushBrokerTests
             await replicas[0].PublishAsync(Replicas.Numbered("resume", i));
         }
 
-        using var resumed = replicas[0].Subscribe("resume", after: before[^1].Sequence, out var last);
+        var (resumed, last) = await replicas[0].SubscribeAsync("resume", after: before[^1].Sequence);
         await replicas[1].PublishAsync(Replicas.Numbered("resume", 7));
 
         Assert.Equal(6, last);
@@ -148,7 +174,7 @@ public abstract class PushBrokerTests
     public async Task AResumeOnAReplicaThatLags_SendsNothingTheSubscriberHasAlready()
     {
         await using var replicas = NewReplicas(count: 1);
-        using var follower = replicas[0].Subscribe("lag", out _);
+        using var follower = (await replicas[0].SubscribeAsync("lag")).Subscriber;
         for (var i = 1; i <= 3; i++)
         {
             await replicas[0].PublishAsync(Replicas.Numbered("lag", i));
@@ -157,7 +183,7 @@ public abstract class PushBrokerTests
         await ReadAsync(follower, 3);
 
         // As if the host the subscriber left had already delivered 5 when this one had delivered 3.
-        using var resumed = replicas[0].Subscribe("lag", after: 5, out var last);
+        var (resumed, last) = await replicas[0].SubscribeAsync("lag", after: 5);
         for (var i = 4; i <= 6; i++)
         {
             await replicas[0].PublishAsync(Replicas.Numbered("lag", i));
@@ -177,20 +203,20 @@ public abstract class PushBrokerTests
             await replicas[0].PublishAsync(Replicas.Numbered("zero", i));
         }
 
-        using var fromZero = replicas[0].Subscribe("zero", after: 0, out _);
-        using var fresh = replicas[0].Subscribe("zero", after: null, out _);
+        using var fromZero = (await replicas[0].SubscribeAsync("zero", after: 0)).Subscriber;
+        using var fresh = (await replicas[0].SubscribeAsync("zero", after: null)).Subscriber;
         await replicas[0].PublishAsync(Replicas.Numbered("zero", 4));
 
         Assert.Equal([1L, 2, 3, 4], (await ReadAsync(fromZero, 4)).Select(n => n.Sequence));
         Assert.Equal([4L], (await ReadAsync(fresh, 1)).Select(n => n.Sequence));
-        Assert.Throws<RpcServiceException>(() => replicas[0].Subscribe("zero", after: -1, out _));
+        await Assert.ThrowsAsync<RpcServiceException>(async () => await replicas[0].SubscribeAsync("zero", after: -1));
     }
 
     [Fact]
     public async Task WhatWasPublishedWhileTheFeedWasDisconnected_ArrivesWhenItReconnects_WithoutAnotherPublication()
     {
         await using var replicas = NewReplicas(count: 1);
-        using var subscriber = replicas[0].Subscribe("outage", out _);
+        using var subscriber = (await replicas[0].SubscribeAsync("outage")).Subscriber;
 
         // In the log, never announced (as if announced while the feed was disconnected); then the feed's connection drops.
         await AppendWithoutAnnouncingAsync(replicas.Prefix, Replicas.Numbered("outage", 1));
@@ -209,7 +235,7 @@ public abstract class PushBrokerTests
             await replicas[0].PublishAsync(Replicas.Numbered("far", i));
         }
 
-        using var resumed = replicas[0].Subscribe("far", after: 1, out var last);
+        var (resumed, last) = await replicas[0].SubscribeAsync("far", after: 1);
 
         Assert.Equal(10, last);
         Assert.Equal([7L, 8, 9, 10], (await ReadAsync(resumed, 4)).Select(n => n.Sequence));
@@ -221,7 +247,7 @@ public abstract class PushBrokerTests
         await using var replicas = NewReplicas(count: 1);
         await replicas[0].PublishAsync(Replicas.Numbered("latest", 1));
 
-        using var resumed = replicas[0].Subscribe("latest", after: 1, out var last);
+        var (resumed, last) = await replicas[0].SubscribeAsync("latest", after: 1);
         await replicas[0].PublishAsync(Replicas.Numbered("latest", 2));
 
         Assert.Equal(1, last);
@@ -232,7 +258,7 @@ public abstract class PushBrokerTests
     public async Task APublicationTheFeedMissed_IsReadBackFromTheLog_BeforeTheNextOne()
     {
         await using var replicas = NewReplicas();
-        using var subscriber = replicas[1].Subscribe("gap", out _);
+        using var subscriber = (await replicas[1].SubscribeAsync("gap")).Subscriber;
 
         // Appended to the log without its announcement, as when a replica's connection to the broker was down.
         await AppendWithoutAnnouncingAsync(replicas.Prefix, Replicas.Numbered("gap", 1));
@@ -246,7 +272,7 @@ public abstract class PushBrokerTests
     public async Task AStrangersMessageOnTheFeed_IsIgnored_AndTheFeedGoesOn()
     {
         await using var replicas = NewReplicas();
-        using var subscriber = replicas[1].Subscribe("strangers", out _);
+        using var subscriber = (await replicas[1].SubscribeAsync("strangers")).Subscriber;
         await PublishStrangersOnTheFeedAsync(replicas.Prefix);
 
         await replicas[0].PublishAsync(Replicas.Numbered("strangers", 1));
@@ -262,7 +288,7 @@ public abstract class PushBrokerTests
         await using (own)
         {
             await using var replicas = NewReplicas(own, count: 1);
-            using var subscriber = replicas[0].Subscribe("lost", out _);
+            using var subscriber = (await replicas[0].SubscribeAsync("lost")).Subscriber;
             await replicas[0].PublishAsync(Replicas.Numbered("lost", 1));
             await ReadAsync(subscriber, 1);
 
@@ -280,7 +306,7 @@ public abstract class PushBrokerTests
         await using var replicas = new Replicas(prefix => NewUnreachableBroker(FreePort.OnLoopback(), prefix), count: 1);
 
         var publish = await Assert.ThrowsAsync<RpcServiceException>(async () => await replicas[0].PublishAsync(Replicas.Numbered("t", 1)));
-        var subscribe = Assert.Throws<RpcServiceException>(() => replicas[0].Subscribe("t", out _));
+        var subscribe = await Assert.ThrowsAsync<RpcServiceException>(async () => await replicas[0].SubscribeAsync("t"));
 
         Assert.Equal(RpcErrorCode.Internal, publish.Code);
         Assert.StartsWith($"The push broker ({DescriptionStart}", publish.Message, StringComparison.Ordinal);
@@ -293,10 +319,10 @@ public abstract class PushBrokerTests
     {
         var own = await StartServerAsync();
         await using var replicas = NewReplicas(own, count: 1);
-        using var before = replicas[0].Subscribe("before", out _);
+        using var before = (await replicas[0].SubscribeAsync("before")).Subscriber;
         await own.DisposeAsync();
 
-        var refused = Assert.Throws<RpcServiceException>(() => replicas[0].Subscribe("after", out _));
+        var refused = await Assert.ThrowsAsync<RpcServiceException>(async () => await replicas[0].SubscribeAsync("after"));
 
         Assert.Contains("did not answer", refused.Message, StringComparison.Ordinal);
         Assert.Equal((1, 1), (replicas[0].Statistics.Topics, replicas[0].Statistics.Subscribers));

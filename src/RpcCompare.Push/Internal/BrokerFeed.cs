@@ -38,9 +38,18 @@ internal sealed class BrokerFeed : IAsyncDisposable
     /// only ask the broker for its last number when nothing published after the answer can be missed.
     /// </summary>
     /// <exception cref="RpcServiceException">The feed did not open within <see cref="OpenTimeout"/>.</exception>
-    public void WaitUntilOpen()
+    public async ValueTask WaitUntilOpenAsync(CancellationToken cancellationToken)
     {
-        if (!_opened.Task.IsCompleted && !_opened.Task.Wait(OpenTimeout))
+        if (_opened.Task.IsCompleted)
+        {
+            return;
+        }
+
+        try
+        {
+            await _opened.Task.WaitAsync(OpenTimeout, cancellationToken).ConfigureAwait(false);
+        }
+        catch (TimeoutException)
         {
             throw new RpcServiceException(RpcErrorCode.Internal, $"The push broker ({_broker.Description}) is not reachable: this host follows no topic until it is.");
         }

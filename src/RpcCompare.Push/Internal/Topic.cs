@@ -9,18 +9,30 @@ namespace RpcCompare.Push.Internal;
 /// </summary>
 /// <remarks>
 /// With a broker (<see cref="IPushBroker"/>) the broker numbers publications and the topic only
-/// follows: its first subscriber asks the broker for the last number (<see cref="TryAdd"/>), a
-/// resuming subscriber gets what it missed from the broker's log before it joins, and the feed hands
-/// publications in through <see cref="Deliver"/>, which keeps them contiguous.
+/// follows: its first subscriber asks the broker for the last number (the join, shared by every
+/// subscriber that comes while it is asked), a resuming subscriber gets what it missed from the
+/// broker's log before anything live, and the feed hands publications in through
+/// <see cref="Deliver"/>, which keeps them contiguous. No question to the broker is asked under the
+/// lock or on a blocked thread: hundreds of first subscribers at once used to hold the thread pool
+/// the broker's client reads its answers on, and were refused when the answers came too late.
 /// </remarks>
-internal sealed class Topic
+internal sealed partial class Topic
 {
     private readonly Lock _lock = new();
     private readonly IPushBroker? _broker;
+    private readonly List<Resume> _resuming = [];
     private PushSubscriber[] _subscribers = [];
     private long _sequence;
     private bool _joined;
     private bool _removed;
+
+    // While the join is asked: the task every joining subscriber awaits, and the numbers the feed brought
+    // meanwhile (at most a queue's worth), counted in once the answer is known.
+    private Task? _join;
+    private List<long>? _arrivedWhileJoining;
+
+    // Subscribers between the start of TryAddAsync and their registration: the topic stays open for them.
+    private int _entering;
 
     /// <param name="name">The topic's name.</param>
     /// <param name="broker">The broker that numbers publications, if any.</param>
@@ -34,68 +46,6 @@ internal sealed class Topic
 
     public int Count => Volatile.Read(ref _subscribers).Length;
 
-    /// <summary>
-    /// False when the topic already emptied and left the registry. With a broker, a subscriber resuming
-    /// <paramref name="after"/> a number first gets the newest publications after it the log holds, at most
-    /// <paramref name="replayLimit"/>, in its queue before anything live.
-    /// </summary>
-    /// <exception cref="Exception">The broker did not answer (the topic is then closed if empty).</exception>
-    public bool TryAdd(PushSubscriber subscriber, long? after, int replayLimit, TopicRegistry registry, out long lastSequence)
-    {
-        lock (_lock)
-        {
-            lastSequence = _sequence;
-            if (_removed)
-            {
-                return false;
-            }
-
-            if (_broker is not null)
-            {
-                try
-                {
-                    Join(_broker, subscriber, after, replayLimit, registry);
-                }
-                catch
-                {
-                    _removed = _subscribers.Length == 0;
-                    throw;
-                }
-
-                lastSequence = Math.Max(_sequence, subscriber.Floor);
-            }
-
-            _subscribers = [.. _subscribers, subscriber];
-            return true;
-        }
-    }
-
-    // Under the lock, so the feed waits: whatever it holds for this topic was published before these
-    // questions reached the broker, and is counted in the answers (Deliver drops it as old).
-    private void Join(IPushBroker broker, PushSubscriber subscriber, long? after, int replayLimit, TopicRegistry registry)
-    {
-        if (!_joined)
-        {
-            _sequence = broker.LastSequence(Name);
-            _joined = true;
-        }
-
-        if (after > _sequence)
-        {
-            // The subscriber saw more than this replica's feed has brought yet (it lags the host the subscriber
-            // left): what comes up to that number it already has.
-            subscriber.Floor = after.Value;
-        }
-        else if (after < _sequence)
-        {
-            // Its own queue, still empty and at most half filled: nothing here can overflow it.
-            foreach (var missed in broker.ReadLatest(Name, after.Value, _sequence, replayLimit))
-            {
-                subscriber.TryEnqueue(new Publication(missed, registry));
-            }
-        }
-    }
-
     /// <summary>The number of the last publication queued (or, before any, the last one the broker had given when the first subscriber came).</summary>
     public long Delivered
     {
@@ -104,6 +54,18 @@ internal sealed class Topic
             lock (_lock)
             {
                 return _sequence;
+            }
+        }
+    }
+
+    /// <summary>True once the broker told the first subscriber's number (always, without a broker).</summary>
+    public bool IsJoined
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _joined || _broker is null;
             }
         }
     }
@@ -132,7 +94,8 @@ internal sealed class Topic
             }
 
             _subscribers = [.. _subscribers.AsSpan(0, index), .. _subscribers.AsSpan(index + 1)];
-            _removed = _subscribers.Length == 0;
+            // Not while another subscriber is on its way in: it would join a closed topic.
+            _removed = _subscribers.Length == 0 && _entering == 0;
             return _removed;
         }
     }
@@ -165,7 +128,17 @@ internal sealed class Topic
     {
         lock (_lock)
         {
-            if (!_joined || _removed || notification.Sequence <= _sequence)
+            if (!_joined)
+            {
+                if (_arrivedWhileJoining is { } arrived && arrived.Count < capacity)
+                {
+                    arrived.Add(notification.Sequence);
+                }
+
+                return (Delivery.Old, _sequence + 1, []);
+            }
+
+            if (_removed || notification.Sequence <= _sequence)
             {
                 return (Delivery.Old, _sequence + 1, []);
             }
@@ -222,6 +195,24 @@ internal sealed class Topic
 
             // Else it is leaving (unsubscribed, or its connection closed) and not yet out of the
             // topic: not a subscriber the server dropped, so neither counted nor ended again.
+        }
+
+        foreach (var resume in _resuming)
+        {
+            if (resume.Subscriber.IsEnded)
+            {
+                continue;
+            }
+
+            if (resume.Held.Count < resume.Room)
+            {
+                resume.Held.Add(publication);
+            }
+            else
+            {
+                // More came while it resumed than its queue could hold after the log's part: as if its queue were full.
+                full.Add(resume.Subscriber);
+            }
         }
 
         foreach (var subscriber in full)

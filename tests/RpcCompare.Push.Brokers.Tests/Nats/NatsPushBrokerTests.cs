@@ -20,7 +20,7 @@ public sealed class NatsPushBrokerTests(NatsServerFixture fixture) : PushBrokerT
         var jetStream = new NatsJSContext(nats);
         var stream = new TopicStreams(replicas.Prefix).For("early");
 
-        using var subscriber = replicas[0].Subscribe("early", out _);
+        using var subscriber = (await replicas[0].SubscribeAsync("early")).Subscriber;
 
         await Eventually.HoldsAsync(async () => await StreamExistsAsync(jetStream, stream.Stream), TestTimeout.Default, () => $"{stream.Stream} was not created");
         await replicas[0].PublishAsync(Replicas.Numbered("early", 1));

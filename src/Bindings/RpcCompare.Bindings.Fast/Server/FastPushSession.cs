@@ -103,7 +103,9 @@ internal sealed class FastPushSession : IDisposable
             throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"This connection already subscribes to '{topic}'.");
         }
 
-        var subscriber = _registry.Subscribe(topic, request.After, out var lastSequence);
+        // The connection's own reader thread, not the pool's: waiting here for the broker (a topic's first
+        // subscriber, a resume) starves no one, and keeps the connection's requests in order.
+        var (subscriber, lastSequence) = _registry.SubscribeAsync(topic, request.After).AsTask().GetAwaiter().GetResult();
         _subscriptions.Add(topic, (subscriber, PumpAsync(subscriber)));
         return new SubscribeReply { LastSequence = lastSequence };
     }

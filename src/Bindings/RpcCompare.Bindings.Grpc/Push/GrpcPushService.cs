@@ -26,7 +26,8 @@ internal sealed class GrpcPushService : IPushService
     {
         ArgumentNullException.ThrowIfNull(request);
         var call = _http.HttpContext;
-        using var subscriber = _registry.Subscribe(request.Topic, request.After, out var lastSequence);
+        var (subscribed, lastSequence) = await _registry.SubscribeAsync(request.Topic, request.After, cancellationToken);
+        using var subscriber = subscribed;
         // A stalled client leaves this stream waiting in WriteAsync on HTTP/2 flow control, where
         // no exception reaches it: when the registry drops the subscriber, reset the stream.
         await using var abortWhenDropped = subscriber.Ended.Register(() =>

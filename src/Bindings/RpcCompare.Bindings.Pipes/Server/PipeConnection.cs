@@ -187,7 +187,7 @@ internal sealed class PipeConnection
             {
                 // Subscriptions belong to this connection, so they are handled here rather than by the dispatcher.
                 case OperationCode.Subscribe:
-                    PushCodec.WriteSubscribeReply(reply, Push().Subscribe(MessageCodec.Decode(body.Span, PushCodec.ReadSubscribeRequest)));
+                    PushCodec.WriteSubscribeReply(reply, await Push().SubscribeAsync(MessageCodec.Decode(body.Span, PushCodec.ReadSubscribeRequest)));
                     break;
                 case OperationCode.Unsubscribe:
                     PushCodec.WriteSubscribeReply(reply, await Push().UnsubscribeAsync(MessageCodec.Decode(body.Span, PushCodec.ReadSubscribeRequest)));

@@ -41,14 +41,14 @@ internal sealed class PipePushSession : IAsyncDisposable
     }
 
     /// <summary>Called by the connection's read loop, one request at a time.</summary>
-    public SubscribeReply Subscribe(SubscribeRequest request)
+    public async ValueTask<SubscribeReply> SubscribeAsync(SubscribeRequest request)
     {
         if (_subscriptions.ContainsKey(request.Topic))
         {
             throw new RpcServiceException(RpcErrorCode.InvalidArgument, $"This connection already subscribes to '{request.Topic}'.");
         }
 
-        var subscriber = _registry.Subscribe(request.Topic, request.After, out var lastSequence);
+        var (subscriber, lastSequence) = await _registry.SubscribeAsync(request.Topic, request.After);
         _subscriptions.Add(request.Topic, (subscriber, PumpAsync(subscriber)));
         return new SubscribeReply { LastSequence = lastSequence };
     }

@@ -24,11 +24,10 @@ internal abstract class WcfPushService : IPushDuplexService
         _logger = logger;
     }
 
-    public Task<SubscribeReply> SubscribeAsync(SubscribeRequest request)
+    public async Task<SubscribeReply> SubscribeAsync(SubscribeRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var lastSequence = CurrentSession().Subscribe(request.Topic, request.After);
-        return Task.FromResult(new SubscribeReply { LastSequence = lastSequence });
+        return new SubscribeReply { LastSequence = await CurrentSession().SubscribeAsync(request.Topic, request.After) };
     }
 
     public Task<SubscribeReply> UnsubscribeAsync(SubscribeRequest request)

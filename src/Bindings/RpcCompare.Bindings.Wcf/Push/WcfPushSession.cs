@@ -51,9 +51,9 @@ internal sealed partial class WcfPushSession
     public bool IsEnded => _subscribers.IsClosed;
 
     /// <summary>Subscribes the session to a topic; notifications flow once this returns.</summary>
-    public long Subscribe(string topic, long? after)
+    public async Task<long> SubscribeAsync(string topic, long? after)
     {
-        var subscriber = _subscribers.Subscribe(topic, after, out var lastSequence);
+        var (subscriber, lastSequence) = await _subscribers.SubscribeAsync(topic, after);
         _ = PumpAsync(subscriber);
         return lastSequence;
     }

@@ -61,7 +61,7 @@ internal static class LongPollEndpoints
         return await RefusalsAsErrors(context, options.Value, async () =>
         {
             var request = await ReadAsync<SubscribeRequest>(context);
-            return Results.Json(new SubscribeReply { LastSequence = session.Subscribe(request.Topic, request.After) }, LongPollWire.Json);
+            return Results.Json(new SubscribeReply { LastSequence = await session.SubscribeAsync(request.Topic, request.After, context.RequestAborted) }, LongPollWire.Json);
         });
     }
 

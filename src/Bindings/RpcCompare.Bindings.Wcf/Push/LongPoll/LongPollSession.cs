@@ -29,10 +29,10 @@ internal sealed class LongPollSession
 
     public void Touch() => Interlocked.Exchange(ref _lastSeen, Environment.TickCount64);
 
-    public long Subscribe(string topic, long? after)
+    public async Task<long> SubscribeAsync(string topic, long? after, CancellationToken cancellationToken)
     {
         Touch();
-        _subscribers.Subscribe(topic, after, out var lastSequence);
+        var (_, lastSequence) = await _subscribers.SubscribeAsync(topic, after, cancellationToken);
         Changed();
         return lastSequence;
     }

@@ -1,13 +1,15 @@
 using RpcCompare.Contracts.Push;
 
-namespace RpcCompare.Push.Nats;
+namespace RpcCompare.Push;
 
 /// <summary>
-/// A notification in NATS: protobuf (protobuf-net, the contract's own member numbers); its sequence is the
-/// stream's, carried beside it (the message's metadata in the log, the <c>Nats-Sequence</c> header in the feed).
+/// A notification as the brokers store it: protobuf (protobuf-net, the contract's own member numbers), without
+/// its sequence, which the broker gives and carries beside it (a Redis stream entry's id, a NATS stream's
+/// message metadata or <c>Nats-Sequence</c> header).
 /// </summary>
-internal static class NotificationProtobuf
+public static class NotificationProtobuf
 {
+    /// <summary>The notification as its publisher sent it.</summary>
     public static byte[] Serialize(Notification notification)
     {
         // As the publisher sent it: a Sequence it set is overwritten by the stream's on the way out.
@@ -16,6 +18,8 @@ internal static class NotificationProtobuf
         return buffer.ToArray();
     }
 
+    /// <summary>A stored notification, numbered <paramref name="sequence"/>.</summary>
+    /// <exception cref="ProtoBuf.ProtoException">The body is not protobuf of a notification.</exception>
     public static Notification Deserialize(byte[]? body, long sequence)
     {
         var notification = ProtoBuf.Serializer.Deserialize<Notification>((body ?? []).AsSpan());
@@ -23,7 +27,7 @@ internal static class NotificationProtobuf
         return notification;
     }
 
-    /// <summary>False for anything that is not protobuf of a notification with a topic.</summary>
+    /// <summary>False for anything that is not protobuf of a notification with a topic (what a stranger put on a feed).</summary>
     public static bool TryDeserialize(byte[] body, long sequence, out Notification notification)
     {
         try

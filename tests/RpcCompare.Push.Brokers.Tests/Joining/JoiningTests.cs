@@ -1,0 +1,166 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+using RpcCompare.Contracts;
+using RpcCompare.Contracts.Push;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Push.Brokers.Tests.Joining;
+
+/// <summary>
+/// The moments between a subscriber's arrival and its registration with a broker (a topic's join,
+/// a resume read from the log), held open by <see cref="ScriptedBroker"/>: nothing published
+/// meanwhile is lost or doubled, and a broker's failure refuses exactly the subscribers waiting on it.
+/// </summary>
+public sealed class JoiningTests : IAsyncDisposable
+{
+    private readonly ScriptedBroker _broker = new();
+    private readonly TopicRegistry _registry;
+
+    public JoiningTests()
+    {
+        _registry = new TopicRegistry(Options.Create(new PushOptions { QueueCapacity = 8 }), NullLogger<TopicRegistry>.Instance, _broker);
+    }
+
+    public ValueTask DisposeAsync() => _registry.DisposeAsync();
+
+    [Fact]
+    public async Task SubscribersOfANewTopicArrivingTogether_ShareOneQuestionToTheBroker()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+
+        var waiting = Enumerable.Range(0, 20).Select(_ => _registry.SubscribeAsync("t").AsTask()).ToList();
+        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+        Assert.All(waiting, w => Assert.False(w.IsCompleted));
+        answer.SetResult(4);
+
+        var subscriptions = await Task.WhenAll(waiting).WaitAsync(TestTimeout.Default);
+        Assert.All(subscriptions, s => Assert.Equal(4, s.LastSequence));
+        Assert.Equal(1, _broker.LastSequenceAsked);
+        Assert.Equal((1, 20), (_registry.Statistics.Topics, _registry.Statistics.Subscribers));
+    }
+
+    [Fact]
+    public async Task WhatTheFeedBringsWhileTheJoinIsAsked_IsCountedIn_AndTheNextPublicationIsTheFirstReceived()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+        var subscribing = _registry.SubscribeAsync("t").AsTask();
+        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+
+        // Published after the broker answered 5, and on the feed before the answer reached this host.
+        await _broker.FeedAsync("t", 6, 7);
+        answer.SetResult(5);
+        var (subscriber, last) = await subscribing.WaitAsync(TestTimeout.Default);
+        await _broker.FeedAsync("t", 8);
+
+        Assert.Equal(7, last);
+        Assert.Equal([8L], await ReadAsync(subscriber, 1));
+    }
+
+    [Fact]
+    public async Task AResumingSubscriber_GetsTheLogsPart_ThenWhatWasPublishedWhileItWasRead_InOrder()
+    {
+        _broker.LastSequence = _ => Task.FromResult(5L);
+        var (first, _) = await _registry.SubscribeAsync("t");
+        var log = new TaskCompletionSource<IReadOnlyList<Notification>>();
+        (long After, long Through)? asked = null;
+        _broker.ReadLatest = (_, after, through, _) =>
+        {
+            asked = (after, through);
+            return log.Task;
+        };
+
+        var resuming = _registry.SubscribeAsync("t", after: 2).AsTask();
+        await Eventually.HoldsAsync(() => asked is not null, TestTimeout.Default, () => "the log was not read");
+        await _broker.FeedAsync("t", 6, 7);
+        log.SetResult([.. new long[] { 3, 4, 5 }.Select(s => new Notification { Topic = "t", Sequence = s })]);
+        var (resumed, last) = await resuming.WaitAsync(TestTimeout.Default);
+        await _broker.FeedAsync("t", 8);
+
+        Assert.Equal((2L, 5L), asked);
+        Assert.Equal(7, last);
+        Assert.Equal([3L, 4, 5, 6, 7, 8], await ReadAsync(resumed, 6));
+        Assert.Equal([6L, 7, 8], await ReadAsync(first, 3));
+    }
+
+    [Fact]
+    public async Task MorePublishedWhileAResumeIsReadThanItsQueueHoldsBesideTheLogsPart_DropsThatSubscriberOnly()
+    {
+        _broker.LastSequence = _ => Task.FromResult(0L);
+        var (first, _) = await _registry.SubscribeAsync("t");
+        await _broker.FeedAsync("t", 1, 2);
+        var log = new TaskCompletionSource<IReadOnlyList<Notification>>();
+        var reading = false;
+        _broker.ReadLatest = (_, _, _, _) =>
+        {
+            reading = true;
+            return log.Task;
+        };
+
+        var resuming = _registry.SubscribeAsync("t", after: 1).AsTask();
+        await Eventually.HoldsAsync(() => reading, TestTimeout.Default, () => "the log was not read");
+        // Queue 8: half for the log's part, so the fifth held publication is one too many.
+        await _broker.FeedAsync("t", 3, 4, 5, 6, 7);
+        log.SetResult([new Notification { Topic = "t", Sequence = 2 }]);
+        var (resumed, _) = await resuming.WaitAsync(TestTimeout.Default);
+
+        Assert.Contains("notifications were waiting unread", resumed.EndReason, StringComparison.Ordinal);
+        Assert.Equal(1, _registry.Statistics.Disconnected);
+        Assert.Equal([1L, 2, 3, 4, 5, 6, 7], await ReadAsync(first, 7));
+        Assert.Equal(1, _registry.Statistics.Subscribers);
+    }
+
+    [Fact]
+    public async Task AJoinTheBrokerFails_RefusesEverySubscriberWaitingOnIt_LeavesNoTopic_AndTheNextOneAsksAgain()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+        var waiting = Enumerable.Range(0, 3).Select(_ => _registry.SubscribeAsync("t").AsTask()).ToList();
+        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+
+        answer.SetException(new TimeoutException("no answer in 5 s"));
+
+        foreach (var refused in waiting)
+        {
+            var error = await Assert.ThrowsAsync<RpcServiceException>(() => refused);
+            Assert.Equal("The push broker (scripted) did not answer: no answer in 5 s", error.Message);
+        }
+
+        Assert.Equal((0, 0), (_registry.Statistics.Topics, _registry.Statistics.Subscribers));
+        _broker.LastSequence = _ => Task.FromResult(9L);
+        var (_, last) = await _registry.SubscribeAsync("t");
+        Assert.Equal((9L, 2), (last, _broker.LastSequenceAsked));
+    }
+
+    [Fact]
+    public async Task ASubscriberThatGivesUpWaitingForTheJoin_LeavesTheOthersWaiting_AndNothingBehind()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+        using var givingUp = new CancellationTokenSource();
+        var impatient = _registry.SubscribeAsync("t", cancellationToken: givingUp.Token).AsTask();
+        var patient = _registry.SubscribeAsync("t").AsTask();
+        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+
+        await givingUp.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => impatient);
+        answer.SetResult(3);
+
+        Assert.Equal(3, (await patient.WaitAsync(TestTimeout.Default)).LastSequence);
+        Assert.Equal((1, 1), (_registry.Statistics.Topics, _registry.Statistics.Subscribers));
+    }
+
+    private static async Task<List<long>> ReadAsync(PushSubscriber subscriber, int count)
+    {
+        List<long> received = [];
+        using var timeout = new CancellationTokenSource(TestTimeout.Default);
+        while (received.Count < count)
+        {
+            received.Add((await subscriber.Notifications.ReadAsync(timeout.Token)).Notification.Sequence);
+        }
+
+        Assert.False(subscriber.Notifications.TryRead(out var extra), $"More than {count}: sequence {extra?.Notification.Sequence}.");
+        return received;
+    }
+}
