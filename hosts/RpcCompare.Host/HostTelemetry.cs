@@ -5,6 +5,7 @@ using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Telemetry;
+using RpcCompare.Push;
 
 namespace RpcCompare.Host;
 
@@ -77,7 +78,7 @@ internal static class HostTelemetry
             })
             .WithMetrics(metrics =>
             {
-                metrics.AddMeter(RpcServerTelemetry.SourceName, ConnectionIncidents.MeterName);
+                metrics.AddMeter(RpcServerTelemetry.SourceName, ConnectionIncidents.MeterName, PushMetrics.MeterName);
                 if (otlp is not null)
                 {
                     metrics.AddOtlpExporter(o => Otlp(o, otlp, protocol, "v1/metrics"));

@@ -7,8 +7,9 @@ namespace RpcCompare.Push;
 /// </summary>
 public sealed class SessionSubscribers
 {
-    // Null: being subscribed (the registry is asking the broker).
-    private readonly Dictionary<string, PushSubscriber?> _subscribers = new(StringComparer.Ordinal);
+    // A slot per subscription, its subscriber null while the registry asks the broker: one call's own, so a
+    // subscription answered after the client unsubscribed (and perhaps subscribed again) cannot take a newer slot.
+    private readonly Dictionary<string, Slot> _subscribers = new(StringComparer.Ordinal);
     private readonly TopicRegistry _registry;
     private readonly string _session;
     private bool _closed;
@@ -37,16 +38,17 @@ public sealed class SessionSubscribers
     /// <exception cref="ObjectDisposedException">The session has ended.</exception>
     public async ValueTask<(PushSubscriber Subscriber, long LastSequence)> SubscribeAsync(string topic, long? after, CancellationToken cancellationToken = default)
     {
+        var slot = new Slot();
         lock (_subscribers)
         {
             ObjectDisposedException.ThrowIf(_closed, this);
-            if (!_subscribers.TryAdd(topic, null))
+            if (!_subscribers.TryAdd(topic, slot))
             {
                 throw new InvalidOperationException($"Session {_session} already subscribes to '{topic}'.");
             }
         }
 
-        // The topic is held (null) while the registry asks the broker, outside the lock: the session's other requests go on.
+        // Outside the lock, while the registry may ask the broker: the session's other requests go on.
         (PushSubscriber Subscriber, long LastSequence) subscription;
         try
         {
@@ -56,7 +58,10 @@ public sealed class SessionSubscribers
         {
             lock (_subscribers)
             {
-                _subscribers.Remove(topic);
+                if (_subscribers.TryGetValue(topic, out var current) && ReferenceEquals(current, slot))
+                {
+                    _subscribers.Remove(topic);
+                }
             }
 
             throw;
@@ -66,9 +71,9 @@ public sealed class SessionSubscribers
         lock (_subscribers)
         {
             closed = _closed;
-            if (!closed && _subscribers.TryGetValue(topic, out var held) && held is null)
+            if (!closed && _subscribers.TryGetValue(topic, out var current) && ReferenceEquals(current, slot))
             {
-                _subscribers[topic] = subscription.Subscriber;
+                slot.Subscriber = subscription.Subscriber;
                 return subscription;
             }
         }
@@ -82,13 +87,14 @@ public sealed class SessionSubscribers
     /// <summary>Ends the session's subscription to a topic, if it has one.</summary>
     public void Unsubscribe(string topic)
     {
-        PushSubscriber? subscriber;
+        Slot? slot;
         lock (_subscribers)
         {
-            _subscribers.Remove(topic, out subscriber);
+            _subscribers.Remove(topic, out slot);
         }
 
-        subscriber?.Dispose();
+        // A slot still being subscribed has no subscriber yet: it ends as soon as the registry answers.
+        slot?.Subscriber?.Dispose();
     }
 
     /// <summary>Ends this subscriber only: its topic may have been unsubscribed and subscribed again meanwhile.</summary>
@@ -97,7 +103,7 @@ public sealed class SessionSubscribers
         ArgumentNullException.ThrowIfNull(subscriber);
         lock (_subscribers)
         {
-            if (_subscribers.TryGetValue(subscriber.Topic, out var current) && ReferenceEquals(current, subscriber))
+            if (_subscribers.TryGetValue(subscriber.Topic, out var current) && ReferenceEquals(current.Subscriber, subscriber))
             {
                 _subscribers.Remove(subscriber.Topic);
             }
@@ -111,7 +117,7 @@ public sealed class SessionSubscribers
     {
         lock (_subscribers)
         {
-            return [.. _subscribers.Values.OfType<PushSubscriber>()];
+            return [.. _subscribers.Values.Select(static s => s.Subscriber).OfType<PushSubscriber>()];
         }
     }
 
@@ -127,7 +133,7 @@ public sealed class SessionSubscribers
             }
 
             _closed = true;
-            subscribers = [.. _subscribers.Values.OfType<PushSubscriber>()];
+            subscribers = [.. _subscribers.Values.Select(static s => s.Subscriber).OfType<PushSubscriber>()];
             _subscribers.Clear();
         }
 
@@ -137,5 +143,10 @@ public sealed class SessionSubscribers
         }
 
         return true;
+    }
+
+    private sealed class Slot
+    {
+        public PushSubscriber? Subscriber { get; set; }
     }
 }

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using RpcCompare.Contracts;
@@ -34,7 +35,8 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
     /// <param name="options">Push settings.</param>
     /// <param name="logger">For dropped subscribers and broker trouble.</param>
     /// <param name="broker">The broker the host shares topics through with other replicas; none by default.</param>
-    public TopicRegistry(IOptions<PushOptions> options, ILogger<TopicRegistry> logger, IPushBroker? broker = null)
+    /// <param name="meters">Where the registry's metrics go (<see cref="PushMetrics"/>); none by default.</param>
+    public TopicRegistry(IOptions<PushOptions> options, ILogger<TopicRegistry> logger, IPushBroker? broker = null, IMeterFactory? meters = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         _options = options.Value;
@@ -49,6 +51,11 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
             _broker = broker;
             _feed = new BrokerFeed(broker, this, logger);
         }
+
+        if (meters is not null)
+        {
+            PushMetrics.Observe(meters, this);
+        }
     }
 
     /// <summary>What the registry holds and has done, for tests and the runner's report.</summary>
@@ -58,6 +65,24 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
         Interlocked.Read(ref _published),
         Interlocked.Read(ref _disconnected),
         Interlocked.Read(ref _encodings));
+
+    /// <summary>Publications waiting in subscribers' queues now: in all, and in the fullest queue.</summary>
+    public (long Total, int Deepest) QueueDepths()
+    {
+        long total = 0;
+        var deepest = 0;
+        foreach (var topic in _topics.Values)
+        {
+            foreach (var subscriber in topic.Subscribers)
+            {
+                var depth = subscriber.Notifications.Count;
+                total += depth;
+                deepest = Math.Max(deepest, depth);
+            }
+        }
+
+        return (total, deepest);
+    }
 
     /// <summary>
     /// Registers a subscriber; every publication accepted after this returns reaches its queue. Resuming
@@ -191,9 +216,19 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
     /// </summary>
     internal async Task CatchUpAsync(CancellationToken cancellationToken)
     {
-        foreach (var topic in _topics.Values.Where(t => t.IsJoined))
+        foreach (var topic in _topics.Values)
         {
-            // A topic still joining gets its number from the broker as it is now: nothing to catch up.
+            if (topic.Joining is { } joining)
+            {
+                // Its answer may have left the broker before what the feed missed was published: wait for it, then catch up.
+                await joining.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+            }
+
+            if (!topic.IsJoined)
+            {
+                continue;
+            }
+
             var delivered = topic.Delivered;
             var last = await _broker!.LastSequenceAsync(topic.Name, cancellationToken).ConfigureAwait(false);
             if (last < delivered)

@@ -55,6 +55,19 @@ public sealed class HostTelemetryTests
             TestTimeout.Default, () => $"the scrape lacked a binding:\n{metrics}");
         Assert.Contains("rpc_server_call_duration_seconds_bucket{", metrics, StringComparison.Ordinal);
         Assert.Contains("rpc_method=\"Ping\"", metrics, StringComparison.Ordinal);
+
+        // Each binding's open connections (pipes and fast count their own, grpc-tcp's come from Kestrel's), and the push registry's state.
+        foreach (var binding in s_bindings)
+        {
+            Assert.Matches($"rpccompare_connections_open{{[^}}]*rpc_binding=\"{binding}\"", metrics);
+        }
+
+        foreach (var name in (string[])["rpccompare_push_topics", "rpccompare_push_subscribers", "rpccompare_push_queue_depth", "rpccompare_push_queue_deepest",
+            "rpccompare_push_publications_total", "rpccompare_push_subscribers_dropped_total"])
+        {
+            Assert.Matches($"\n{name}[{{ ]", metrics);
+        }
+
         Assert.Equal(0, await host.TerminateAsync());
     }
 

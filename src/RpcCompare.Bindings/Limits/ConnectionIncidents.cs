@@ -11,7 +11,8 @@ namespace RpcCompare.Bindings.Limits;
 /// interval instead of one line per connection: a flood of 12,000 bad connections once wrote
 /// 24,000 warnings, so a client could flood the log as well as the listener. Every count also
 /// goes to the <c>rpccompare.connection.incidents</c> counter (meter <see cref="MeterName"/>),
-/// tagged with the binding and the kind.
+/// tagged with the binding and the kind; and the connections it serves now go to the
+/// <c>rpccompare.connections.open</c> up-down counter (<see cref="Opened"/>, <see cref="Closed"/>).
 /// </summary>
 public sealed class ConnectionIncidents : IDisposable
 {
@@ -24,6 +25,9 @@ public sealed class ConnectionIncidents : IDisposable
     private static readonly Meter s_meter = new(MeterName);
     private static readonly Counter<long> s_incidents = s_meter.CreateCounter<long>(
         "rpccompare.connection.incidents", "{connection}", "Connections a binding refused or closed because of how the client behaved.");
+
+    private static readonly UpDownCounter<long> s_open = s_meter.CreateUpDownCounter<long>(
+        "rpccompare.connections.open", "{connection}", "Connections a binding serves now: accepted and not yet closed, including those it answers with a refusal.");
 
     private readonly string _binding;
     private readonly string _limit;
@@ -55,6 +59,12 @@ public sealed class ConnectionIncidents : IDisposable
         _counts.AddOrUpdate((kind, detail), 1, static (_, count) => count + 1);
         s_incidents.Add(1, new KeyValuePair<string, object?>("rpc.binding", _binding), new KeyValuePair<string, object?>("kind", Name(kind)));
     }
+
+    /// <summary>A connection was accepted: one more open (for the metric; nothing is logged).</summary>
+    public void Opened() => s_open.Add(1, new KeyValuePair<string, object?>("rpc.binding", _binding));
+
+    /// <summary>A connection <see cref="Opened"/> has closed.</summary>
+    public void Closed() => s_open.Add(-1, new KeyValuePair<string, object?>("rpc.binding", _binding));
 
     /// <summary>Writes the summary of what was counted since the last one, if anything was.</summary>
     public void Flush()

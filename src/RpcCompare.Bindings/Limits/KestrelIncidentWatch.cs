@@ -8,7 +8,8 @@ namespace RpcCompare.Bindings.Limits;
 /// telemetry: every connection Kestrel ends is recorded in <c>kestrel.connection.duration</c>,
 /// tagged with <c>error.type</c> when it ended badly (max_concurrent_connections_exceeded,
 /// request_headers_timeout, keep_alive_timeout, invalid_request_line, ...) and with the local
-/// endpoint, which tells the binding. Kestrel also logs each refused connection as a warning; the
+/// endpoint, which tells the binding; and <c>kestrel.active_connections</c> (+1 and -1, tagged the
+/// same way) gives each binding's connections open now. Kestrel also logs each refused connection as a warning; the
 /// hosts filter that category (<see cref="KestrelLimits.QuietPerConnectionWarnings"/>) so the summary is the only line.
 /// </summary>
 /// <remarks>
@@ -20,6 +21,7 @@ public static class KestrelIncidentWatch
 {
     private const string KestrelMeter = "Microsoft.AspNetCore.Server.Kestrel";
     private const string ConnectionDuration = "kestrel.connection.duration";
+    private const string ActiveConnections = "kestrel.active_connections";
     private static readonly ConcurrentDictionary<Watched, byte> s_watched = new();
     private static readonly Lazy<MeterListener> s_listener = new(Listen);
 
@@ -52,29 +54,59 @@ public static class KestrelIncidentWatch
         {
             InstrumentPublished = static (instrument, listener) =>
             {
-                if (instrument.Meter.Name == KestrelMeter && instrument.Name == ConnectionDuration)
+                if (instrument.Meter.Name == KestrelMeter && instrument.Name is ConnectionDuration or ActiveConnections)
                 {
                     listener.EnableMeasurementEvents(instrument);
                 }
             },
         };
         listener.SetMeasurementEventCallback<double>(static (_, _, tags, _) => OnConnectionEnded(tags));
+        listener.SetMeasurementEventCallback<long>(static (_, change, tags, _) => OnActiveChanged(change, tags));
         listener.Start();
         return listener;
+    }
+
+    private static void OnActiveChanged(long change, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        if (Owner(tags) is { } incidents)
+        {
+            if (change > 0)
+            {
+                incidents.Opened();
+            }
+            else if (change < 0)
+            {
+                incidents.Closed();
+            }
+        }
     }
 
     private static void OnConnectionEnded(ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
         string? errorType = null;
+        foreach (var (key, value) in tags)
+        {
+            if (key == "error.type")
+            {
+                errorType = value as string;
+            }
+        }
+
+        if (errorType is not null && Owner(tags) is { } incidents)
+        {
+            incidents.Add(Classify(errorType), errorType);
+        }
+    }
+
+    // The binding serving the endpoint the tags name (server.address, server.port), if one is watched.
+    private static ConnectionIncidents? Owner(ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
         string? address = null;
         int? port = null;
         foreach (var (key, value) in tags)
         {
             switch (key)
             {
-                case "error.type":
-                    errorType = value as string;
-                    break;
                 case "server.address":
                     address = value as string;
                     break;
@@ -84,19 +116,15 @@ public static class KestrelIncidentWatch
             }
         }
 
-        if (errorType is null)
-        {
-            return;
-        }
-
         foreach (var watched in s_watched.Keys)
         {
             if (watched.Owns(address, port))
             {
-                watched.Incidents.Add(Classify(errorType), errorType);
-                return;
+                return watched.Incidents;
             }
         }
+
+        return null;
     }
 
     // A class, not a record: each registration is its own, however alike two look.

@@ -38,7 +38,7 @@ internal sealed partial class Topic
             {
                 starts = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 _join = starts.Task;
-                _arrivedWhileJoining = [];
+                _arrivedWhileJoining = new Queue<long>();
             }
 
             join = _joined ? null : _join;
@@ -138,7 +138,7 @@ internal sealed partial class Topic
             }
 
             // Publications queued from now on wait in the resume until the log's part is in the queue.
-            resume = new Resume(subscriber, after.Value, _sequence, Math.Max(1, subscriber.Capacity - replayLimit));
+            resume = new Resume(subscriber, after.Value, _sequence, subscriber.Capacity - replayLimit);
             _resuming.Add(resume);
         }
 

@@ -27,9 +27,9 @@ internal sealed partial class Topic
     private bool _removed;
 
     // While the join is asked: the task every joining subscriber awaits, and the numbers the feed brought
-    // meanwhile (at most a queue's worth), counted in once the answer is known.
+    // meanwhile (the newest, a queue's worth), counted in once the answer is known.
     private Task? _join;
-    private List<long>? _arrivedWhileJoining;
+    private Queue<long>? _arrivedWhileJoining;
 
     // Subscribers between the start of TryAddAsync and their registration: the topic stays open for them.
     private int _entering;
@@ -46,6 +46,9 @@ internal sealed partial class Topic
 
     public int Count => Volatile.Read(ref _subscribers).Length;
 
+    /// <summary>The subscribers now (a snapshot: the array is replaced, never changed).</summary>
+    public IReadOnlyList<PushSubscriber> Subscribers => Volatile.Read(ref _subscribers);
+
     /// <summary>The number of the last publication queued (or, before any, the last one the broker had given when the first subscriber came).</summary>
     public long Delivered
     {
@@ -54,6 +57,18 @@ internal sealed partial class Topic
             lock (_lock)
             {
                 return _sequence;
+            }
+        }
+    }
+
+    /// <summary>The join being asked, if it is (null before the first subscriber, and once answered).</summary>
+    public Task? Joining
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _join;
             }
         }
     }
@@ -130,9 +145,15 @@ internal sealed partial class Topic
         {
             if (!_joined)
             {
-                if (_arrivedWhileJoining is { } arrived && arrived.Count < capacity)
+                if (_arrivedWhileJoining is { } arrived)
                 {
-                    arrived.Add(notification.Sequence);
+                    if (arrived.Count == capacity)
+                    {
+                        // The oldest go first: a backlogged feed may still be bringing numbers the answer counts.
+                        arrived.Dequeue();
+                    }
+
+                    arrived.Enqueue(notification.Sequence);
                 }
 
                 return (Delivery.Old, _sequence + 1, []);

@@ -151,6 +151,68 @@ public sealed class JoiningTests : IAsyncDisposable
         Assert.Equal((1, 1), (_registry.Statistics.Topics, _registry.Statistics.Subscribers));
     }
 
+    [Fact]
+    public async Task AFeedThatReopensWhileATopicJoins_ReadsBackWhatWasPublishedAfterTheAnswer_OnceItComes()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+        var subscribing = _registry.SubscribeAsync("t").AsTask();
+        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+
+        // The answer (5) left the broker; 6 and 7 were published while this host's feed was down.
+        _broker.InterruptFeed();
+        await Eventually.HoldsAsync(() => _broker.FeedsOpened == 2, TestTimeout.Default, () => "the feed was not opened again");
+        _broker.LastSequence = _ => Task.FromResult(7L);
+        _broker.ReadAfter = (_, after, count) => Task.FromResult<IReadOnlyList<Notification>>(
+            [.. Enumerable.Range((int)after + 1, count).Where(s => s <= 7).Select(s => new Notification { Topic = "t", Sequence = s })]);
+        answer.SetResult(5);
+        var (subscriber, last) = await subscribing.WaitAsync(TestTimeout.Default);
+
+        // Registered before the read-back (last 5: it receives 6 and 7) or after it (last 7): either way nothing is missed.
+        Assert.InRange(last, 5, 7);
+        Assert.Equal(Enumerable.Range((int)last + 1, 7 - (int)last).Select(s => (long)s), await ReadAsync(subscriber, 7 - (int)last));
+    }
+
+    [Fact]
+    public async Task ASessionsSubscriptionAnsweredAfterTheClientUnsubscribedAndSubscribedAgain_EndsItself_AndLeavesTheNewOne()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+        var log = new TaskCompletionSource<IReadOnlyList<Notification>>();
+        _broker.ReadLatest = (_, _, _, _) => log.Task;
+        var session = new SessionSubscribers(_registry, "s");
+
+        var cancelled = session.SubscribeAsync("t", after: null).AsTask();
+        session.Unsubscribe("t");
+        var again = session.SubscribeAsync("t", after: 0).AsTask();
+        answer.SetResult(3);
+        var (old, _) = await cancelled.WaitAsync(TestTimeout.Default);
+        log.SetResult([]);
+        var (current, _) = await again.WaitAsync(TestTimeout.Default);
+
+        Assert.True(old.Ended.IsCancellationRequested);
+        Assert.False(current.Ended.IsCancellationRequested);
+        Assert.Same(current, Assert.Single(session.Snapshot()));
+    }
+
+    [Fact]
+    public async Task ASessionsSubscriptionTheBrokerFailsAfterTheClientSubscribedAgain_LeavesTheNewOne()
+    {
+        _broker.LastSequence = _ => Task.FromResult(3L);
+        var log = new TaskCompletionSource<IReadOnlyList<Notification>>();
+        _broker.ReadLatest = (_, _, _, _) => log.Task;
+        var session = new SessionSubscribers(_registry, "s");
+
+        var failing = session.SubscribeAsync("t", after: 1).AsTask();
+        await Eventually.HoldsAsync(() => _registry.Statistics.Topics == 1, TestTimeout.Default, () => "the topic did not join");
+        session.Unsubscribe("t");
+        var (current, _) = await session.SubscribeAsync("t", after: null);
+        log.SetException(new TimeoutException("no answer in 5 s"));
+
+        await Assert.ThrowsAsync<RpcServiceException>(() => failing);
+        Assert.Same(current, Assert.Single(session.Snapshot()));
+    }
+
     private static async Task<List<long>> ReadAsync(PushSubscriber subscriber, int count)
     {
         List<long> received = [];

@@ -10,7 +10,7 @@ namespace RpcCompare.Push.Brokers.Tests.Joining;
 /// </summary>
 internal sealed class ScriptedBroker : IPushBroker
 {
-    private readonly Channel<Notification> _feed = Channel.CreateUnbounded<Notification>();
+    private Channel<Notification> _feed = Channel.CreateUnbounded<Notification>();
     private int _lastSequenceAsked;
 
     public string Description => "scripted";
@@ -20,6 +20,12 @@ internal sealed class ScriptedBroker : IPushBroker
 
     /// <summary>Answers <see cref="ReadLatestAsync"/> (topic, after, through, count); nothing unless the test says otherwise.</summary>
     public Func<string, long, long, int, Task<IReadOnlyList<Notification>>> ReadLatest { get; set; } = (_, _, _, _) => Task.FromResult<IReadOnlyList<Notification>>([]);
+
+    /// <summary>Answers <see cref="ReadAfterAsync"/> (topic, after, count); nothing unless the test says otherwise.</summary>
+    public Func<string, long, int, Task<IReadOnlyList<Notification>>> ReadAfter { get; set; } = (_, _, _) => Task.FromResult<IReadOnlyList<Notification>>([]);
+
+    /// <summary>How many times a registry opened the feed.</summary>
+    public int FeedsOpened { get; private set; }
 
     /// <summary>How many times a registry asked for a topic's last number.</summary>
     public int LastSequenceAsked => Volatile.Read(ref _lastSequenceAsked);
@@ -34,12 +40,24 @@ internal sealed class ScriptedBroker : IPushBroker
         ReadLatest(topic, after, through, count);
 
     public Task<IReadOnlyList<Notification>> ReadAfterAsync(string topic, long after, int count, CancellationToken cancellationToken) =>
-        Task.FromResult<IReadOnlyList<Notification>>([]);
+        ReadAfter(topic, after, count);
 
     public Task<long> PublishAsync(Notification notification, CancellationToken cancellationToken) =>
         throw new NotSupportedException("The tests put publications on the feed themselves (FeedAsync).");
 
-    public Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken) => Task.FromResult<IPushFeed>(new Feed(_feed.Reader));
+    public Task<IPushFeed> OpenFeedAsync(CancellationToken cancellationToken)
+    {
+        FeedsOpened++;
+        return Task.FromResult<IPushFeed>(new Feed(_feed.Reader));
+    }
+
+    /// <summary>Ends the feed, as a lost connection to the broker does; the registry opens the next one.</summary>
+    public void InterruptFeed()
+    {
+        var ended = _feed;
+        _feed = Channel.CreateUnbounded<Notification>();
+        ended.Writer.Complete();
+    }
 
     /// <summary>
     /// Puts publications on the feed, numbered, and returns once the registry has handled them: a

@@ -21,12 +21,17 @@ internal sealed class FastPushSession : IDisposable
     private static readonly PublicationFormat<byte[]> s_frame = new("fast notification frame", EncodeFrame);
     private readonly TopicRegistry _registry;
     private readonly ConnectionSender _sender;
+    private readonly CancellationToken _closing;
     private readonly Dictionary<string, (PushSubscriber Subscriber, Task Pump)> _subscriptions = new(StringComparer.Ordinal);
 
-    public FastPushSession(TopicRegistry registry, ConnectionSender sender)
+    /// <param name="registry">The host's topics.</param>
+    /// <param name="sender">The connection's writer.</param>
+    /// <param name="closing">Cancelled when the connection closes: a subscription waiting for the broker stops waiting.</param>
+    public FastPushSession(TopicRegistry registry, ConnectionSender sender, CancellationToken closing)
     {
         _registry = registry;
         _sender = sender;
+        _closing = closing;
     }
 
     /// <summary>Whether the connection subscribes to any topic (then it is not idle, however long it sends nothing).</summary>
@@ -105,7 +110,7 @@ internal sealed class FastPushSession : IDisposable
 
         // The connection's own reader thread, not the pool's: waiting here for the broker (a topic's first
         // subscriber, a resume) starves no one, and keeps the connection's requests in order.
-        var (subscriber, lastSequence) = _registry.SubscribeAsync(topic, request.After).AsTask().GetAwaiter().GetResult();
+        var (subscriber, lastSequence) = _registry.SubscribeAsync(topic, request.After, _closing).AsTask().GetAwaiter().GetResult();
         _subscriptions.Add(topic, (subscriber, PumpAsync(subscriber)));
         return new SubscribeReply { LastSequence = lastSequence };
     }

@@ -163,6 +163,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         var id = Interlocked.Increment(ref _nextId);
         var connection = new FastServerConnection(transport, _listener, _dispatcher!, _options, incidents, _logger, id, overLimit, _handling);
         _connections[id] = connection;
+        incidents.Opened();
         var thread = new Thread(() =>
         {
             try
@@ -172,6 +173,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             finally
             {
                 _connections.TryRemove(id, out _);
+                incidents.Closed();
             }
         }, ConnectionStackSize) { IsBackground = true, Name = $"{Name} connection {id}" };
         thread.Start();

@@ -226,7 +226,7 @@ internal sealed class FastServerConnection : IDisposable
                 Sender.Error(header.CallId, new RpcServiceException(RpcErrorCode.NotFound, $"Operation id {header.Operation} is not one this server gave out; bind the contract first."), null);
                 break;
             case FrameKind.Subscribe or FrameKind.Unsubscribe or FrameKind.Publish:
-                FastPushSession.Handle(_dispatcher.Topics is { } topics ? _push ??= new FastPushSession(topics, Sender) : null, _dispatcher.Topics, Sender, header, body);
+                FastPushSession.Handle(_dispatcher.Topics is { } topics ? _push ??= new FastPushSession(topics, Sender, _closing.Token) : null, _dispatcher.Topics, Sender, header, body);
                 break;
             case FrameKind.Cancel:
                 Sender.Cancel(header.CallId);

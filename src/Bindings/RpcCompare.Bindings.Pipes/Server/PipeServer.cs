@@ -188,8 +188,14 @@ internal sealed class PipeServer : IHostedService, IBindingServer, IAsyncDisposa
             new CallerIdentity(BindingNames.Pipes, peer));
         var task = Task.Run(() => connection.RunAsync(cancellationToken), CancellationToken.None);
         _connections[id] = task;
+        var incidents = _incidents;
+        incidents?.Opened();
         // Registered after the add, so the removal cannot run ahead of it.
-        _ = task.ContinueWith(_ => _connections.TryRemove(id, out var _), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        _ = task.ContinueWith(_ =>
+        {
+            _connections.TryRemove(id, out var _);
+            incidents?.Closed();
+        }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
     }
 
     private async ValueTask DisposeListenersAsync()
