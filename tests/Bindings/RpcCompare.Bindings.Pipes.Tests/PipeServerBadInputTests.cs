@@ -1,5 +1,6 @@
 using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 using RpcCompare.Testing;
 
@@ -54,6 +55,39 @@ public sealed class PipeServerBadInputTests : IAsyncLifetime
         Assert.Equal((byte)RpcErrorCode.InvalidArgument, reply!.Value.Status);
         Assert.Equal(PipeFrame.Success, pingStatus);
         Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task ATracedRequestShorterThanItsContext_GetsInvalidArgument_AndConnectionStaysUsable()
+    {
+        var steady = StartSteadyClient();
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+
+        await raw.SendAsync(RawPipeConnection.Frame(10, PipeFrame.TraceContextFlag | (byte)OperationCode.Ping, new byte[10]));
+        var reply = await raw.ReadReplyAsync();
+        var pingStatus = await raw.PingAsync();
+
+        Assert.Equal((byte)RpcErrorCode.InvalidArgument, reply!.Value.Status);
+        Assert.Equal("The request is malformed: a request flagged with a trace context is 10 bytes, shorter than the 26-byte context.", reply.Value.Message);
+        Assert.Equal(PipeFrame.Success, pingStatus);
+        Assert.True(await steady.StopAsync() > 0);
+    }
+
+    [Fact]
+    public async Task ATracedRequestWhoseMessageIsExactlyTheLimit_IsServed_ItsContextNotCounted()
+    {
+        await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
+        // SendBytes: a 4-byte length and the bytes, ServerLimit in all, after a context (version 0, trace id, span id, sampled).
+        var body = new byte[BinaryTraceContext.Size + ServerLimit];
+        Random.Shared.NextBytes(body.AsSpan(1, 24));
+        body[25] = 1;
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(body.AsSpan(BinaryTraceContext.Size), ServerLimit - 4);
+
+        await raw.SendAsync(RawPipeConnection.Frame((uint)body.Length, PipeFrame.TraceContextFlag | (byte)OperationCode.SendBytes, body));
+        var reply = await raw.ReadReplyAsync();
+
+        Assert.Equal(PipeFrame.Success, reply!.Value.Status);
+        Assert.Equal(PipeFrame.Success, await raw.PingAsync());
     }
 
     [Fact]

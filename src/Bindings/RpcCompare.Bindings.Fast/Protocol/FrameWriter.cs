@@ -1,5 +1,5 @@
 using System.Buffers;
-using System.Diagnostics;
+using RpcCompare.Bindings.Telemetry;
 
 namespace RpcCompare.Bindings.Fast.Protocol;
 
@@ -40,7 +40,7 @@ internal sealed class FrameWriter : IBufferWriter<byte>, IDisposable
     {
         Reset();
         // A span in the old hierarchical id format has no W3C ids to send.
-        if (Activity.Current is { IdFormat: ActivityIdFormat.W3C } caller)
+        if (BinaryTraceContext.Caller is { } caller)
         {
             TraceContext.Write(GetSpan(TraceContext.Size), caller);
             Advance(TraceContext.Size);

@@ -1,54 +1,26 @@
 using System.Diagnostics;
+using RpcCompare.Bindings.Telemetry;
 
 namespace RpcCompare.Bindings.Fast.Protocol;
 
 /// <summary>
 /// The caller's W3C trace context at the front of a request's body, when the header's
-/// <see cref="FrameFlags.TraceContext"/> flag says so: the binary form of a <c>traceparent</c>,
-/// 26 bytes: version (0), trace id (16), parent span id (8), trace flags (1). The server's span for
-/// the call continues that trace. Sent only by a client with a current span, so an untraced call
-/// costs nothing on the wire.
+/// <see cref="FrameFlags.TraceContext"/> flag says so (<see cref="BinaryTraceContext"/>, 26 bytes).
 /// </summary>
 internal static class TraceContext
 {
-    public const int Size = 26;
-
-    private const byte Version = 0;
+    public const int Size = BinaryTraceContext.Size;
 
     /// <summary>Writes <paramref name="caller"/>'s context into the first <see cref="Size"/> bytes of <paramref name="destination"/>.</summary>
-    public static void Write(Span<byte> destination, Activity caller)
-    {
-        destination[0] = Version;
-        caller.TraceId.CopyTo(destination.Slice(1, 16));
-        caller.SpanId.CopyTo(destination.Slice(17, 8));
-        destination[25] = (byte)caller.ActivityTraceFlags;
-    }
+    public static void Write(Span<byte> destination, Activity caller) => BinaryTraceContext.Write(destination, caller);
 
     /// <summary>
     /// The context at the front of <paramref name="body"/> when <paramref name="wanted"/> (something records the
     /// server's spans), else default once its shape is checked; a <see cref="FastProtocolException"/> for bytes that
-    /// are not a context. One with an all-zero trace or span id (W3C: invalid) is ignored: the call is served, its
-    /// span starts a trace of its own.
+    /// are not a context.
     /// </summary>
-    public static ActivityContext Read(ReadOnlySpan<byte> body, bool wanted)
-    {
-        if (body.Length < Size || body[0] != Version)
-        {
-            throw new FastProtocolException(body.Length < Size
-                ? $"a request flagged with a trace context is {body.Length} bytes, shorter than the {Size}-byte context"
-                : $"a trace context of version {body[0]}, not {Version}");
-        }
-
-        var trace = body.Slice(1, 16);
-        var span = body.Slice(17, 8);
-        if (!wanted || !trace.ContainsAnyExcept((byte)0) || !span.ContainsAnyExcept((byte)0))
-        {
-            return default;
-        }
-
-        return new ActivityContext(ActivityTraceId.CreateFromBytes(trace), ActivitySpanId.CreateFromBytes(span),
-            (ActivityTraceFlags)(body[25] & (byte)ActivityTraceFlags.Recorded), traceState: null, isRemote: true);
-    }
+    public static ActivityContext Read(ReadOnlySpan<byte> body, bool wanted) =>
+        BinaryTraceContext.TryRead(body, wanted, out var parent) is { } problem ? throw new FastProtocolException(problem) : parent;
 
     /// <summary>
     /// A request body taken apart: the message, and the caller's context when the flags say one comes first

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Text;
 using RpcCompare.Bindings.Pipes.Protocol;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Pipes.Client;
@@ -40,11 +41,21 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
             _request.Reset();
+            // A call made within a span carries it, so the server's span continues the caller's trace.
+            var caller = BinaryTraceContext.Caller;
+            var code = (byte)operation;
+            if (caller is not null)
+            {
+                _request.WriteTraceContext(caller);
+                code |= PipeFrame.TraceContextFlag;
+            }
+
             encode(_request, request);
-            if (_request.BodyLength > _options.MaxMessageSize)
+            var messageLength = _request.BodyLength - (caller is null ? 0 : BinaryTraceContext.Size);
+            if (messageLength > _options.MaxMessageSize)
             {
                 throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                    $"The request of {_request.BodyLength} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes; nothing was sent.");
+                    $"The request of {messageLength} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes; nothing was sent.");
             }
 
             if (_stream is { } idle && ClosedWhileIdle(idle))
@@ -55,7 +66,7 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
             var stream = _stream ?? await ConnectAsync();
             try
             {
-                await stream.WriteAsync(_request.Complete((byte)operation));
+                await stream.WriteAsync(_request.Complete(code));
                 // Read loops inline rather than Stream.ReadExactlyAsync, whose own state machine
                 // would be allocated on every call that has to wait for the reply.
                 var header = _reply.Header;

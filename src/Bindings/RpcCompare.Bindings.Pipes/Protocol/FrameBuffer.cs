@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Text;
+using RpcCompare.Bindings.Telemetry;
 
 namespace RpcCompare.Bindings.Pipes.Protocol;
 
@@ -66,6 +68,9 @@ internal sealed class FrameBuffer : IDisposable
     public Memory<byte> Header => _buffer.AsMemory(0, PipeFrame.HeaderSize);
 
     public void WriteByte(byte value) => Reserve(1)[0] = value;
+
+    /// <summary>The caller's trace context, first in a request's body (<see cref="PipeFrame.TraceContextFlag"/>).</summary>
+    public void WriteTraceContext(Activity caller) => BinaryTraceContext.Write(Reserve(BinaryTraceContext.Size), caller);
 
     public void WriteBoolean(bool value) => WriteByte(value ? (byte)1 : (byte)0);
 

@@ -16,6 +16,11 @@ namespace RpcCompare.Bindings.Pipes.Protocol;
 /// (body: topic, reason), the latter when the server dropped the subscription. Their codes are
 /// above every reply code, so a client tells them apart by the code alone.
 /// </para>
+/// <para>
+/// A request's code with <see cref="TraceContextFlag"/> set carries the caller's W3C trace context in
+/// the body's first 26 bytes (<see cref="RpcCompare.Bindings.Telemetry.BinaryTraceContext"/>), before the message; a client
+/// sends it only for a call made within a span, and the message-size limit does not count it.
+/// </para>
 /// </summary>
 internal static class PipeFrame
 {
@@ -23,6 +28,9 @@ internal static class PipeFrame
     public const byte Success = 0;
     public const byte Notification = 0xF0;
     public const byte SubscriptionEnded = 0xF1;
+
+    /// <summary>On a request's code: the body begins with the caller's trace context.</summary>
+    public const byte TraceContextFlag = 0x80;
 
     public static void WriteHeader(Span<byte> destination, int bodyLength, byte code)
     {

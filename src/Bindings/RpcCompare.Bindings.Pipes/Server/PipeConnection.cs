@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.IO.Pipes;
 using System.Runtime.CompilerServices;
 using System.Text;
@@ -5,6 +6,7 @@ using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Limits;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Bindings.Security;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 using RpcCompare.Push;
 
@@ -92,7 +94,10 @@ internal sealed class PipeConnection
                 }
 
                 var (length, code) = PipeFrame.ReadHeader(header.Span);
-                if (length > _options.MaxMessageSize)
+                // A traced request's context is not part of its message: the limit does not count it.
+                var traced = (code & PipeFrame.TraceContextFlag) != 0;
+                code &= unchecked((byte)~PipeFrame.TraceContextFlag);
+                if (length - (traced ? BinaryTraceContext.Size : 0) > _options.MaxMessageSize)
                 {
                     if (!await RefuseOversizedAsync(length, reply, frameTimeout.Token))
                     {
@@ -110,13 +115,21 @@ internal sealed class PipeConnection
                 }
 
                 frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
+                var body = request.ReceivedBody((int)length);
+                var parent = default(ActivityContext);
+                var badContext = traced ? BinaryTraceContext.TryRead(body.Span, RpcServerTelemetry.IsEnabled, out parent) : null;
+                if (traced)
+                {
+                    body = body[Math.Min(BinaryTraceContext.Size, body.Length)..];
+                }
+
                 // From the request read to the reply written; nothing unless something listens (RpcServerTelemetry).
-                var telemetry = _refusal is null ? PipeOperationTelemetry.Start(code) : default;
+                var telemetry = _refusal is null && badContext is null ? PipeOperationTelemetry.Start(code, parent) : default;
                 try
                 {
-                    var status = _refusal is null
-                        ? await DispatchAsync((OperationCode)code, request.ReceivedBody((int)length), reply)
-                        : WriteError(reply, _refusal.Code, _refusal.Message);
+                    var status = _refusal is not null ? WriteError(reply, _refusal.Code, _refusal.Message)
+                        : badContext is not null ? WriteError(reply, RpcErrorCode.InvalidArgument, $"The request is malformed: {badContext}.")
+                        : await DispatchAsync((OperationCode)code, body, reply);
                     if (_push is null)
                     {
                         await _stream.WriteAsync(reply.Complete(status), cancellationToken);

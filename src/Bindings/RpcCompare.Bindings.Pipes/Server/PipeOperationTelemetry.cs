@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
@@ -13,8 +14,8 @@ internal static class PipeOperationTelemetry
 {
     private static readonly ServedMethod?[] s_methods = Build();
 
-    /// <summary>A call of the operation <paramref name="code"/> begins; nothing for a code no operation has (the dispatcher refuses it).</summary>
-    public static ServerCall Start(byte code) => s_methods[code] is { } method ? RpcServerTelemetry.Start(method) : default;
+    /// <summary>A call of the operation <paramref name="code"/> begins, in <paramref name="parent"/>'s trace if the request carried one; nothing for a code no operation has (the dispatcher refuses it).</summary>
+    public static ServerCall Start(byte code, ActivityContext parent) => s_methods[code] is { } method ? RpcServerTelemetry.Start(method, parent) : default;
 
     private static ServedMethod?[] Build()
     {
