@@ -99,10 +99,14 @@ public sealed class ServerTelemetryTests : IClassFixture<ServerTelemetryTests.Re
     [InlineData(BindingNames.FastTcp)]
     [InlineData(BindingNames.FastUds)]
     [InlineData(BindingNames.Pipes)]
+    [InlineData(BindingNames.WcfNetTcp)]
+    [InlineData(BindingNames.WcfUds)]
+    [InlineData(BindingNames.WcfHttp)]
     public async Task TheServerSpanContinuesTheCallersTrace(string binding)
     {
         // gRPC: the W3C headers HttpClient sends for the caller's current span (the parent is HttpClient's own request
         // activity under the caller's). fast-*, pipes: the context the client writes before a traced request (the caller's span).
+        // wcf-*: the traceparent SOAP header the client adds (the caller's span).
         using var caller = Recorder.Callers.StartActivity("caller", ActivityKind.Client);
         Assert.NotNull(caller);
         var files = _recorder.Factory.Create<IFileService>(binding, _recorder.Host.Address(binding));
@@ -117,7 +121,7 @@ public sealed class ServerTelemetryTests : IClassFixture<ServerTelemetryTests.Re
 
         var span = await _recorder.SpanAsync(binding, "Ping", ActivityStatusCode.Unset, caller.TraceId);
         Assert.True(span.HasRemoteParent);
-        if (binding is BindingNames.FastTcp or BindingNames.FastUds or BindingNames.Pipes)
+        if (binding is not (BindingNames.GrpcTcp or BindingNames.GrpcUds))
         {
             Assert.Equal(caller.SpanId, span.ParentSpanId);
         }

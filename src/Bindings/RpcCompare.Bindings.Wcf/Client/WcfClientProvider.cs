@@ -119,6 +119,8 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
     private TFactory TrustServer<TFactory>(TFactory factory)
         where TFactory : ChannelFactory
     {
+        // Every factory passes here: the one place a client's requests get their trace context too.
+        factory.Endpoint.EndpointBehaviors.Add(TraceContextBehavior.Instance);
         if (Options.Tls is not { } tls)
         {
             return factory;

@@ -14,6 +14,7 @@ namespace RpcCompare.Bindings.Wcf.Server;
 /// AfterInvoke, on another flow). The invoker is WCF's to set in an operation behavior applied after
 /// the service behaviors, so this service behavior appends one of its own to every operation, which
 /// CoreWCF applies after the one that sets the invoker. While nothing listens a call costs a check.
+/// The span continues the caller's trace when the request carries it (<see cref="WcfTraceHeaders"/>).
 /// </summary>
 internal sealed class TelemetryBehavior(string binding) : IServiceBehavior
 {
@@ -70,7 +71,8 @@ internal sealed class TelemetryBehavior(string binding) : IServiceBehavior
 
         private async ValueTask<(object returnValue, object[] outputs)> TracedAsync(object instance, object[] inputs)
         {
-            var telemetry = RpcServerTelemetry.Start(method);
+            var headers = OperationContext.Current?.IncomingMessageHeaders;
+            var telemetry = RpcServerTelemetry.Start(method, Header(headers, WcfTraceHeaders.TraceParent), Header(headers, WcfTraceHeaders.TraceState));
             try
             {
                 var result = await inner.InvokeAsync(instance, inputs).ConfigureAwait(false);
@@ -81,6 +83,25 @@ internal sealed class TelemetryBehavior(string binding) : IServiceBehavior
             {
                 telemetry.End(e);
                 throw;
+            }
+        }
+
+        // The caller's trace context (WcfTraceHeaders), if the request carried it; one that does not read as a string is ignored.
+        private static string? Header(MessageHeaders? headers, string name)
+        {
+            var index = headers?.FindHeader(name, WcfTraceHeaders.Namespace) ?? -1;
+            if (index < 0)
+            {
+                return null;
+            }
+
+            try
+            {
+                return headers!.GetHeader<string>(index);
+            }
+            catch (Exception e) when (e is System.Runtime.Serialization.SerializationException or System.Xml.XmlException or CommunicationException)
+            {
+                return null;
             }
         }
     }
