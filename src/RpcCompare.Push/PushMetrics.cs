@@ -25,9 +25,9 @@ public static class PushMetrics
             "Publications waiting in subscribers' queues to be sent, in all.");
         meter.CreateObservableGauge("rpccompare.push.queue.deepest", () => registry.QueueDepths().Deepest, "{notification}",
             "Publications waiting in the fullest subscriber's queue (it is dropped at Push:QueueCapacity).");
-        meter.CreateObservableCounter("rpccompare.push.publications", () => registry.Statistics.Published, "{publication}",
+        meter.CreateObservableCounter("rpccompare.push.publications", () => registry.Published, "{publication}",
             "Publications queued for this host's subscribers (once per publication, however many subscribers).");
-        meter.CreateObservableCounter("rpccompare.push.subscribers.dropped", () => registry.Statistics.Disconnected, "{subscriber}",
+        meter.CreateObservableCounter("rpccompare.push.subscribers.dropped", () => registry.Disconnected, "{subscriber}",
             "Subscribers the host ended because their queue was full (they read too slowly).");
     }
 }

@@ -66,6 +66,12 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
         Interlocked.Read(ref _disconnected),
         Interlocked.Read(ref _encodings));
 
+    /// <summary>As <see cref="PushStatistics.Published"/>, without counting topics and subscribers.</summary>
+    internal long Published => Interlocked.Read(ref _published);
+
+    /// <summary>As <see cref="PushStatistics.Disconnected"/>, without counting topics and subscribers.</summary>
+    internal long Disconnected => Interlocked.Read(ref _disconnected);
+
     /// <summary>Publications waiting in subscribers' queues now: in all, and in the fullest queue.</summary>
     public (long Total, int Deepest) QueueDepths()
     {

@@ -13,4 +13,10 @@ internal static class WcfTraceHeaders
     public const string TraceParent = "traceparent";
 
     public const string TraceState = "tracestate";
+
+    /// <summary>A traceparent is 55 characters (version 00); a longer one is not read.</summary>
+    public const int MaxTraceParentLength = 55;
+
+    /// <summary>W3C: a tracestate of more than 512 characters may be dropped; the server drops it, since it would go on every span.</summary>
+    public const int MaxTraceStateLength = 512;
 }

@@ -114,7 +114,7 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
 
     public async ValueTask DisposeAsync()
     {
-        StopCountingIncidents();
+        // The hosts first: connections they close on the way are still counted as closed (rpccompare.connections.open).
         foreach (var host in Interlocked.Exchange(ref _hosts, []))
         {
             if (host is IAsyncDisposable asyncDisposable)
@@ -127,6 +127,7 @@ public abstract class EmbeddedBindingServer : IHostedService, IBindingServer, IA
             }
         }
 
+        StopCountingIncidents();
         GC.SuppressFinalize(this);
     }
 

@@ -68,16 +68,9 @@ public static class KestrelIncidentWatch
 
     private static void OnActiveChanged(long change, ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
-        if (Owner(tags) is { } incidents)
+        if (Owner(tags) is { } watched)
         {
-            if (change > 0)
-            {
-                incidents.Opened();
-            }
-            else if (change < 0)
-            {
-                incidents.Closed();
-            }
+            watched.ActiveChanged(change);
         }
     }
 
@@ -92,14 +85,14 @@ public static class KestrelIncidentWatch
             }
         }
 
-        if (errorType is not null && Owner(tags) is { } incidents)
+        if (errorType is not null && Owner(tags) is { } watched)
         {
-            incidents.Add(Classify(errorType), errorType);
+            watched.Incidents.Add(Classify(errorType), errorType);
         }
     }
 
     // The binding serving the endpoint the tags name (server.address, server.port), if one is watched.
-    private static ConnectionIncidents? Owner(ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    private static Watched? Owner(ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
         string? address = null;
         int? port = null;
@@ -116,11 +109,12 @@ public static class KestrelIncidentWatch
             }
         }
 
-        foreach (var watched in s_watched.Keys)
+        // Enumerating the dictionary itself takes no lock (its Keys would, and copy them): this runs on every connection.
+        foreach (var (watched, _) in s_watched)
         {
             if (watched.Owns(address, port))
             {
-                return watched.Incidents;
+                return watched;
             }
         }
 
@@ -130,9 +124,31 @@ public static class KestrelIncidentWatch
     // A class, not a record: each registration is its own, however alike two look.
     private sealed class Watched(Func<string?, int?, bool> owns, ConnectionIncidents incidents) : IDisposable
     {
+        private long _open;
+
         public Func<string?, int?, bool> Owns { get; } = owns;
 
         public ConnectionIncidents Incidents { get; } = incidents;
+
+        // A connection accepted before the watch began has no +1 here: its -1 is not passed on, so the count never goes below zero.
+        public void ActiveChanged(long change)
+        {
+            if (change > 0)
+            {
+                Interlocked.Increment(ref _open);
+                Incidents.Opened();
+                return;
+            }
+
+            for (var open = Interlocked.Read(ref _open); open > 0; open = Interlocked.Read(ref _open))
+            {
+                if (Interlocked.CompareExchange(ref _open, open - 1, open) == open)
+                {
+                    Incidents.Closed();
+                    return;
+                }
+            }
+        }
 
         public void Dispose() => s_watched.TryRemove(this, out _);
     }

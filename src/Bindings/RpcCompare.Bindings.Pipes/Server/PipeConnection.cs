@@ -97,7 +97,8 @@ internal sealed class PipeConnection
                 // A traced request's context is not part of its message: the limit does not count it.
                 var traced = (code & PipeFrame.TraceContextFlag) != 0;
                 code &= unchecked((byte)~PipeFrame.TraceContextFlag);
-                if (length - (traced ? BinaryTraceContext.Size : 0) > _options.MaxMessageSize)
+                // Array.MaxLength: a limit configured within a context of int.MaxValue must not let a body past what one buffer holds.
+                if (length - (traced ? BinaryTraceContext.Size : 0) > _options.MaxMessageSize || length > Array.MaxLength)
                 {
                     if (!await RefuseOversizedAsync(length, reply, frameTimeout.Token))
                     {

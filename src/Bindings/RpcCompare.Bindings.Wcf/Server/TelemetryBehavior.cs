@@ -71,8 +71,8 @@ internal sealed class TelemetryBehavior(string binding) : IServiceBehavior
 
         private async ValueTask<(object returnValue, object[] outputs)> TracedAsync(object instance, object[] inputs)
         {
-            var headers = OperationContext.Current?.IncomingMessageHeaders;
-            var telemetry = RpcServerTelemetry.Start(method, Header(headers, WcfTraceHeaders.TraceParent), Header(headers, WcfTraceHeaders.TraceState));
+            var (traceParent, traceState) = IncomingTraceContext.Read(OperationContext.Current?.IncomingMessageHeaders);
+            var telemetry = RpcServerTelemetry.Start(method, traceParent, traceState);
             try
             {
                 var result = await inner.InvokeAsync(instance, inputs).ConfigureAwait(false);
@@ -83,25 +83,6 @@ internal sealed class TelemetryBehavior(string binding) : IServiceBehavior
             {
                 telemetry.End(e);
                 throw;
-            }
-        }
-
-        // The caller's trace context (WcfTraceHeaders), if the request carried it; one that does not read as a string is ignored.
-        private static string? Header(MessageHeaders? headers, string name)
-        {
-            var index = headers?.FindHeader(name, WcfTraceHeaders.Namespace) ?? -1;
-            if (index < 0)
-            {
-                return null;
-            }
-
-            try
-            {
-                return headers!.GetHeader<string>(index);
-            }
-            catch (Exception e) when (e is System.Runtime.Serialization.SerializationException or System.Xml.XmlException or CommunicationException)
-            {
-                return null;
             }
         }
     }
