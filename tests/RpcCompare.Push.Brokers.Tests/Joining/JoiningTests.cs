@@ -26,11 +26,10 @@ public sealed class JoiningTests : IAsyncDisposable
     [Fact]
     public async Task SubscribersOfANewTopicArrivingTogether_ShareOneQuestionToTheBroker()
     {
-        var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin();
 
         var waiting = Enumerable.Range(0, 20).Select(_ => _registry.SubscribeAsync("t").AsTask()).ToList();
-        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+        await JoinAskedAsync();
         Assert.All(waiting, w => Assert.False(w.IsCompleted));
         answer.SetResult(4);
 
@@ -43,10 +42,9 @@ public sealed class JoiningTests : IAsyncDisposable
     [Fact]
     public async Task WhatTheFeedBringsWhileTheJoinIsAsked_IsCountedIn_AndTheNextPublicationIsTheFirstReceived()
     {
-        var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin();
         var subscribing = _registry.SubscribeAsync("t").AsTask();
-        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+        await JoinAskedAsync();
 
         // Published after the broker answered 5, and on the feed before the answer reached this host.
         await _broker.FeedAsync("t", 6, 7);
@@ -114,10 +112,9 @@ public sealed class JoiningTests : IAsyncDisposable
     [Fact]
     public async Task AJoinTheBrokerFails_RefusesEverySubscriberWaitingOnIt_LeavesNoTopic_AndTheNextOneAsksAgain()
     {
-        var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin();
         var waiting = Enumerable.Range(0, 3).Select(_ => _registry.SubscribeAsync("t").AsTask()).ToList();
-        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+        await JoinAskedAsync();
 
         answer.SetException(new TimeoutException("no answer in 5 s"));
 
@@ -136,12 +133,11 @@ public sealed class JoiningTests : IAsyncDisposable
     [Fact]
     public async Task ASubscriberThatGivesUpWaitingForTheJoin_LeavesTheOthersWaiting_AndNothingBehind()
     {
-        var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin();
         using var givingUp = new CancellationTokenSource();
         var impatient = _registry.SubscribeAsync("t", cancellationToken: givingUp.Token).AsTask();
         var patient = _registry.SubscribeAsync("t").AsTask();
-        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+        await JoinAskedAsync();
 
         await givingUp.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => impatient);
@@ -154,10 +150,9 @@ public sealed class JoiningTests : IAsyncDisposable
     [Fact]
     public async Task AFeedThatReopensWhileATopicJoins_ReadsBackWhatWasPublishedAfterTheAnswer_OnceItComes()
     {
-        var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin();
         var subscribing = _registry.SubscribeAsync("t").AsTask();
-        await Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+        await JoinAskedAsync();
 
         // The answer (5) left the broker; 6 and 7 were published while this host's feed was down.
         _broker.InterruptFeed();
@@ -176,8 +171,7 @@ public sealed class JoiningTests : IAsyncDisposable
     [Fact]
     public async Task ASessionsSubscriptionAnsweredAfterTheClientUnsubscribedAndSubscribedAgain_EndsItself_AndLeavesTheNewOne()
     {
-        var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin();
         var log = new TaskCompletionSource<IReadOnlyList<Notification>>();
         _broker.ReadLatest = (_, _, _, _) => log.Task;
         var session = new SessionSubscribers(_registry, "s");
@@ -212,6 +206,16 @@ public sealed class JoiningTests : IAsyncDisposable
         await Assert.ThrowsAsync<RpcServiceException>(() => failing);
         Assert.Same(current, Assert.Single(session.Snapshot()));
     }
+
+    // The broker's answer to a topic's join, held until the test gives it.
+    private TaskCompletionSource<long> HoldTheJoin()
+    {
+        var answer = new TaskCompletionSource<long>();
+        _broker.LastSequence = _ => answer.Task;
+        return answer;
+    }
+
+    private Task JoinAskedAsync() => Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
 
     private static async Task<List<long>> ReadAsync(PushSubscriber subscriber, int count)
     {

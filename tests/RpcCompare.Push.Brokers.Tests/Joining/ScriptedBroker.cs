@@ -10,7 +10,7 @@ namespace RpcCompare.Push.Brokers.Tests.Joining;
 /// </summary>
 internal sealed class ScriptedBroker : IPushBroker
 {
-    private Channel<Notification> _feed = Channel.CreateUnbounded<Notification>();
+    private Channel<(Notification Notification, TaskCompletionSource? Handled)> _feed = Channel.CreateUnbounded<(Notification, TaskCompletionSource?)>();
     private int _lastSequenceAsked;
 
     public string Description => "scripted";
@@ -55,36 +55,36 @@ internal sealed class ScriptedBroker : IPushBroker
     public void InterruptFeed()
     {
         var ended = _feed;
-        _feed = Channel.CreateUnbounded<Notification>();
+        _feed = Channel.CreateUnbounded<(Notification, TaskCompletionSource?)>();
         ended.Writer.Complete();
     }
 
     /// <summary>
-    /// Puts publications on the feed, numbered, and returns once the registry has handled them: a
-    /// publication of another topic follows, and the feed hands one on only after the one before.
+    /// Puts publications on the feed, numbered, and returns once the registry has handled them: the feed hands
+    /// one on only after the one before, so the last is handled when the registry asks for what follows it.
     /// </summary>
     public async Task FeedAsync(string topic, params long[] sequences)
     {
-        foreach (var sequence in sequences)
+        var handled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        for (var i = 0; i < sequences.Length; i++)
         {
-            await _feed.Writer.WriteAsync(new Notification { Topic = topic, Sequence = sequence, Items = [$"{sequence}"] });
+            var notification = new Notification { Topic = topic, Sequence = sequences[i], Items = [$"{sequences[i]}"] };
+            await _feed.Writer.WriteAsync((notification, i == sequences.Length - 1 ? handled : null));
         }
 
-        await _feed.Writer.WriteAsync(new Notification { Topic = "(nobody's)", Sequence = 1 });
-        using var timeout = new CancellationTokenSource(Testing.TestTimeout.Default);
-        while (_feed.Reader.Count > 0)
-        {
-            await Task.Delay(10, timeout.Token);
-        }
+        await handled.Task.WaitAsync(Testing.TestTimeout.Default);
     }
 
-    private sealed class Feed(ChannelReader<Notification> reader) : IPushFeed
+    private sealed class Feed(ChannelReader<(Notification Notification, TaskCompletionSource? Handled)> reader) : IPushFeed
     {
         public async IAsyncEnumerable<Notification> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken)
         {
-            await foreach (var notification in reader.ReadAllAsync(cancellationToken))
+            await foreach (var (notification, handled) in reader.ReadAllAsync(cancellationToken))
             {
                 yield return notification;
+
+                // Resumed: the registry is done with it and asks for the next.
+                handled?.TrySetResult();
             }
         }
 
