@@ -57,10 +57,22 @@ internal static class LoadCommand
             Description = "kill-host: every binding writes numbered records in closed loops (--users, default " +
                 $"{ChaosSettings.Default.Users}, for --duration-seconds, default {ChaosSettings.Default.Duration.TotalSeconds:0}); at --kill-after-seconds " +
                 $"(default {ChaosSettings.Default.KillAfter.TotalSeconds:0}) the host is killed with SIGKILL and restarted on the same addresses. " +
-                "Reports failed calls and their errors, each binding's time to serve again, and whether the file holds every acknowledged write.",
+                "Reports failed calls and their errors, each binding's time to serve again, and whether the file holds every acknowledged write. " +
+                "kill-replica: the same through a fleet's balancer (--host), with --kill-command killing one replica (not restarted) and " +
+                $"{ChaosSettings.DefaultSubscribersPerBinding} push subscribers per binding that checks every publication acknowledged meanwhile reached them, in order.",
         };
-        chaos.AcceptOnlyFromAmong("kill-host");
-        var killAfter = new Option<double?>("--kill-after-seconds") { Description = "When --chaos kills the host, in seconds into the load." };
+        chaos.AcceptOnlyFromAmong("kill-host", "kill-replica");
+        var killAfter = new Option<double?>("--kill-after-seconds") { Description = "When --chaos kills the host or the replica, in seconds into the load." };
+        var killCommand = new Option<string?>("--kill-command")
+        {
+            Description = "kill-replica: the shell command that kills one replica of the fleet --host names, e.g. " +
+                "\"podman kill -s KILL rpccompare-fleet_host-2_1\" (run with /bin/sh -c; a nonzero exit fails the run).",
+        };
+        var dataRoot = new Option<DirectoryInfo?>("--data-root")
+        {
+            Description = "kill-replica: the fleet's shared data root as this machine sees it (for podman: `podman volume inspect rpccompare-fleet_data`'s Mountpoint); " +
+                "the written files are created and read back there.",
+        };
         var security = new Option<string?>("--security")
         {
             Description = "How the TCP bindings are secured, comma-separated: plaintext, tls, mtls, or all (default plaintext). Each mode gets a host of its own, " +
@@ -73,7 +85,7 @@ internal static class LoadCommand
             "RpcCompare load command: starts the host as a separate process and runs NBomber 4.1.2 scenarios (closed and open models) " +
             "against every binding it serves; NBomber's reports per binding and a side-by-side summary go under results/<UTC timestamp>/load/.")
         {
-            bindings, operations, models, quick, users, rate, warmUp, ramp, duration, findMax, budget, step, startRate, maxRate, soak, chaos, killAfter, host, security, output,
+            bindings, operations, models, quick, users, rate, warmUp, ramp, duration, findMax, budget, step, startRate, maxRate, soak, chaos, killAfter, killCommand, dataRoot, host, security, output,
         };
         root.SetAction(async (parse, cancellationToken) =>
         {
@@ -112,11 +124,22 @@ internal static class LoadCommand
                     throw new ArgumentException("--find-max, --soak and --chaos are different runs: give one.");
                 }
 
-                if (parse.GetValue(host) is not null && (soaking || killing))
+                var killingReplica = parse.GetValue(chaos) == "kill-replica";
+                if (parse.GetValue(host) is not null && (soaking || (killing && !killingReplica)))
                 {
                     throw new ArgumentException(killing
-                        ? "--chaos kill-host kills and restarts the host, so it needs the host the load command starts (not --host)."
+                        ? "--chaos kill-host kills and restarts the host, so it needs the host the load command starts (not --host); for a fleet behind a balancer, --chaos kill-replica."
                         : "--soak samples the host process from this machine, so it needs the host the load command starts (not --host).");
+                }
+
+                if (killingReplica && (parse.GetValue(host) is null || parse.GetValue(killCommand) is null || parse.GetValue(dataRoot) is not { Exists: true }))
+                {
+                    throw new ArgumentException("--chaos kill-replica needs --host (the balancer's endpoints file), --kill-command (what kills one replica) and --data-root (an existing folder: the fleet's shared data root).");
+                }
+
+                if (!killingReplica && (parse.GetValue(killCommand) is not null || parse.GetValue(dataRoot) is not null))
+                {
+                    throw new ArgumentException("--kill-command and --data-root belong to --chaos kill-replica.");
                 }
 
                 var securityModes = BenchSecurity.Parse(parse.GetValue(security), "--security");
@@ -132,7 +155,12 @@ internal static class LoadCommand
                     parse.GetValue(users) ?? chaosDefaults.Users,
                     parse.GetValue(duration) is { } cd ? TimeSpan.FromSeconds(cd) : chaosDefaults.Duration,
                     parse.GetValue(killAfter) is { } ka ? TimeSpan.FromSeconds(ka) : chaosDefaults.KillAfter,
-                    chaosDefaults.ConnectTimeout);
+                    chaosDefaults.ConnectTimeout)
+                {
+                    Target = killingReplica ? ChaosTarget.Replica : ChaosTarget.Host,
+                    KillCommand = parse.GetValue(killCommand),
+                    DataRoot = parse.GetValue(dataRoot)?.FullName,
+                };
                 if (killing && (chaosSettings.KillAfter <= TimeSpan.Zero || chaosSettings.KillAfter >= chaosSettings.Duration))
                 {
                     throw new ArgumentException("--kill-after-seconds must fall inside the load (after 0, before --duration-seconds).");

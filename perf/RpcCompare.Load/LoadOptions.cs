@@ -16,7 +16,7 @@ namespace RpcCompare.Load;
 /// <param name="OutputRoot">Reports go to OutputRoot/&lt;UTC&gt;/load/.</param>
 /// <param name="Capacity">How --find-max searches.</param>
 /// <param name="Soak">Duration and rate of --soak.</param>
-/// <param name="Chaos">Users, duration and kill time of --chaos kill-host.</param>
+/// <param name="Chaos">What --chaos kills, users, duration and kill time.</param>
 /// <param name="Security">The security modes to load, one host each (--security); plaintext alone by default.</param>
 internal sealed record LoadOptions(
     LoadMode Mode,
@@ -44,6 +44,6 @@ internal enum LoadMode
     /// <summary>--soak: each binding held at a fixed rate for minutes, the host sampled every second.</summary>
     Soak,
 
-    /// <summary>--chaos kill-host: the host killed with SIGKILL under load and restarted; failures, recovery and acknowledged writes checked.</summary>
+    /// <summary>--chaos: the host (restarted) or a fleet's replica killed with SIGKILL under load; failures, recovery, acknowledged writes and (a replica) push checked.</summary>
     Chaos,
 }

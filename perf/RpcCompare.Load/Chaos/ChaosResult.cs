@@ -1,13 +1,15 @@
 namespace RpcCompare.Load.Chaos;
 
-/// <summary>The kill -9: when it happened and how long the host took to come back.</summary>
-/// <param name="KilledAtSeconds">Seconds into the load when the host was killed.</param>
-/// <param name="RestartSeconds">From the kill until the restarted host had written its endpoints file (every listener up).</param>
-/// <param name="SameAddresses">Whether the restarted host serves on the addresses the clients knew.</param>
+/// <summary>The kill -9: what was killed, when, and how the bindings (and, for a replica, push) came through it.</summary>
+/// <param name="Target">The host the load command started (restarted at once) or one replica of a fleet behind a balancer (not restarted).</param>
+/// <param name="KilledAtSeconds">Seconds into the load when the kill had happened.</param>
+/// <param name="RestartSeconds">A host: from the kill until the restarted host had written its endpoints file (every listener up); null for a replica.</param>
+/// <param name="SameAddresses">Whether the restarted host serves on the addresses the clients knew (a replica: the balancer's addresses, always).</param>
 /// <param name="Bindings">Per binding: calls, failures, recovery, writes verified.</param>
-internal sealed record ChaosResult(double KilledAtSeconds, double RestartSeconds, bool SameAddresses, IReadOnlyList<ChaosBindingResult> Bindings)
+/// <param name="Push">A replica: the subscribers through the balancer and what each received; null for a host.</param>
+internal sealed record ChaosResult(ChaosTarget Target, double KilledAtSeconds, double? RestartSeconds, bool SameAddresses, IReadOnlyList<ChaosBindingResult> Bindings, ChaosPushResult? Push)
 {
-    public bool Passed => SameAddresses && Bindings.All(b => b.Problems.Count == 0);
+    public bool Passed => SameAddresses && Bindings.All(b => b.Problems.Count == 0) && (Push is null || Push.Subscribers.All(s => s.Problems.Count == 0));
 }
 
 /// <param name="Binding">The binding.</param>
@@ -16,6 +18,7 @@ internal sealed record ChaosResult(double KilledAtSeconds, double RestartSeconds
 /// <param name="Errors">Failed calls by error (type and message), most frequent first.</param>
 /// <param name="LongestCallMs">The longest call, failed or not: a hang would show here.</param>
 /// <param name="RecoverySeconds">From the kill until the first successful call started after it; null when none succeeded.</param>
+/// <param name="FailuresEndedSeconds">From the kill until the last failed call ended; null when none failed after it. Behind a balancer, the time it took to stop sending calls to the dead replica.</param>
 /// <param name="Writes">What the file held afterwards.</param>
 /// <param name="Problems">What makes the binding fail the test: lost writes, no recovery, a call past the timeout.</param>
 internal sealed record ChaosBindingResult(
@@ -25,6 +28,7 @@ internal sealed record ChaosBindingResult(
     IReadOnlyList<ErrorCount> Errors,
     double LongestCallMs,
     double? RecoverySeconds,
+    double? FailuresEndedSeconds,
     WriteVerification Writes,
     IReadOnlyList<string> Problems)
 {
@@ -35,3 +39,33 @@ internal sealed record ChaosBindingResult(
 
 /// <summary>How many failed calls ended with one error.</summary>
 internal sealed record ErrorCount(string Error, long Count);
+
+/// <summary>Push across the replicas while one died: the publisher's side and every subscriber's.</summary>
+/// <param name="PublisherBinding">The binding publications went through (through the balancer).</param>
+/// <param name="Acknowledged">Publications whose reply arrived.</param>
+/// <param name="HighestAcknowledged">The highest sequence number among them: every subscriber must hold 1 to this.</param>
+/// <param name="Failed">Publications that failed (their reply lost; some may still be in the topic).</param>
+/// <param name="Errors">Failed publications by error, most frequent first.</param>
+/// <param name="Subscribers">Each subscriber's check.</param>
+internal sealed record ChaosPushResult(string PublisherBinding, long Acknowledged, long HighestAcknowledged, long Failed, IReadOnlyList<ErrorCount> Errors, IReadOnlyList<ChaosSubscriberResult> Subscribers);
+
+/// <param name="Binding">The subscriber's binding.</param>
+/// <param name="Index">Its number among that binding's subscribers, from 1.</param>
+/// <param name="Received">Notifications received, repeats included.</param>
+/// <param name="Missing">Acknowledged publications it never received: must be 0.</param>
+/// <param name="Duplicates">Notifications received more than once.</param>
+/// <param name="OutOfOrder">Notifications whose number was not above the one before (repeats included): must be 0.</param>
+/// <param name="Interruptions">Each time its subscription ended, and when it was subscribed again (seconds from the kill; no resumption: null).</param>
+/// <param name="Problems">What makes it fail: a missed publication, disorder, no resumption.</param>
+internal sealed record ChaosSubscriberResult(
+    string Binding,
+    int Index,
+    long Received,
+    long Missing,
+    long Duplicates,
+    long OutOfOrder,
+    IReadOnlyList<ChaosInterruption> Interruptions,
+    IReadOnlyList<string> Problems);
+
+/// <summary>A subscription that ended, and when it was made again, in seconds from the kill.</summary>
+internal sealed record ChaosInterruption(double EndedSeconds, double? ResumedSeconds);

@@ -1,50 +1,59 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using RpcCompare.Client;
-using RpcCompare.Contracts;
 using RpcCompare.Load.Scenarios;
 using Spectre.Console;
 
 namespace RpcCompare.Load.Chaos;
 
 /// <summary>
-/// --chaos kill-host: every binding writes sequence-numbered records in closed loops (one NBomber
-/// session, a scenario per binding); partway through, the host is killed with SIGKILL and started
-/// again on the same addresses and data root. Measures the failed calls and their errors, how long
-/// each binding took to serve again, and whether the file holds every write a client saw acknowledged.
+/// --chaos: every binding writes sequence-numbered records in closed loops (one NBomber session, a
+/// scenario per binding); partway through, kill-host kills the host with SIGKILL and starts it again
+/// on the same addresses and data root, and kill-replica runs the user's command that kills one
+/// replica of a fleet the load reaches through its balancer (with push subscribers on every replica,
+/// <see cref="PushUnderChaos"/>). Measures the failed calls and their errors, how long each binding
+/// took to serve again, and whether the files hold every write a client saw acknowledged.
 /// </summary>
 internal static class ChaosRun
 {
     public static async Task<ChaosResult> RunAsync(LoadContext context, ChaosSettings settings, CancellationToken cancellationToken)
     {
-        var host = context.Host
-            ?? throw new InvalidOperationException("--chaos kill-host kills and restarts the host, so it needs the host the load command starts (not --host).");
+        var replica = settings.Target == ChaosTarget.Replica;
+        var host = context.Host;
+        var dataRoot = replica
+            ? settings.DataRoot ?? throw new InvalidOperationException("--chaos kill-replica reads the written files back from the fleet's data root: give --data-root.")
+            : host?.DataRoot ?? throw new InvalidOperationException("--chaos kill-host kills and restarts the host, so it needs the host the load command starts (not --host).");
         using var factory = RpcClientFactory.CreateDefault(new RpcClientOptions { ConnectTimeout = settings.ConnectTimeout });
         var bindings = context.Bindings.Select((binding, index) => new BindingUnderChaos(
-            binding, new WriteLedger(host.DataRoot, binding, index, ChaosSettings.LedgerCapacity))).ToList();
+            binding, new WriteLedger(dataRoot, binding, index, ChaosSettings.LedgerCapacity))).ToList();
         var pools = bindings.Select(b => new ClientPool(factory, b.Binding, context.Endpoints[b.Binding], b.Operation)).ToList();
         try
         {
-            context.Console.MarkupLineInterpolated(
-                $"kill -9 of the host: {settings.Users} users per binding writing numbered records for {settings.Duration.TotalSeconds:0.#} s; the host is killed at {settings.KillAfter.TotalSeconds:0.#} s and restarted at once");
+            context.Console.MarkupLineInterpolated(replica
+                ? (FormattableString)$"kill -9 of a replica: {settings.Users} users per binding writing numbered records through the balancer for {settings.Duration.TotalSeconds:0.#} s; at {settings.KillAfter.TotalSeconds:0.#} s `{settings.KillCommand}` kills one replica, which stays dead"
+                : $"kill -9 of the host: {settings.Users} users per binding writing numbered records for {settings.Duration.TotalSeconds:0.#} s; the host is killed at {settings.KillAfter.TotalSeconds:0.#} s and restarted at once");
             var clock = Stopwatch.StartNew();
+            var push = replica ? await PushUnderChaos.StartAsync(context with { Factory = factory }, settings.SubscribersPerBinding, clock, cancellationToken) : null;
+            clock.Restart(); // The load's own time: the subscribers' set-up does not count towards --kill-after-seconds.
             var killedAt = double.NaN;
-            var restartSeconds = double.NaN;
-            var addressesBefore = host.Endpoints;
+            double? restartSeconds = null;
+            var addressesBefore = host?.Endpoints;
             var chaos = Task.Run(async () =>
             {
                 await Task.Delay(settings.KillAfter, cancellationToken);
-                await host.KillAsync();
+                await (replica ? KillCommand.RunAsync(settings.KillCommand!, cancellationToken) : host!.KillAsync());
                 killedAt = clock.Elapsed.TotalSeconds;
                 foreach (var binding in bindings)
                 {
                     binding.KilledAt = killedAt;
                 }
 
-                context.Console.MarkupLineInterpolated($"    {killedAt:0.00} s: host killed (SIGKILL)");
-                await host.RestartAsync();
-                restartSeconds = clock.Elapsed.TotalSeconds - killedAt;
-                context.Console.MarkupLineInterpolated($"    {clock.Elapsed.TotalSeconds:0.00} s: host serving again after {restartSeconds:0.00} s");
+                context.Console.MarkupLineInterpolated($"    {killedAt:0.00} s: {(replica ? "replica" : "host")} killed (SIGKILL)");
+                if (!replica)
+                {
+                    await host!.RestartAsync();
+                    restartSeconds = clock.Elapsed.TotalSeconds - killedAt;
+                    context.Console.MarkupLineInterpolated($"    {clock.Elapsed.TotalSeconds:0.00} s: host serving again after {restartSeconds:0.00} s");
+                }
             }, cancellationToken);
 
             var (stats, _) = await NBomberSession.RunAsync(
@@ -58,13 +67,15 @@ internal static class ChaosRun
                 Path.Combine(context.Directory, "chaos"));
             await chaos;
             await ConfirmRecoveryAsync(bindings, pools, clock, settings, cancellationToken);
+            var pushResult = push is null ? null : await push.FinishAsync(killedAt);
 
-            var sameAddresses = addressesBefore.Count == host.Endpoints.Count && addressesBefore.All(e => host.Endpoints.GetValueOrDefault(e.Key) == e.Value);
+            var sameAddresses = replica || (addressesBefore!.Count == host!.Endpoints.Count && addressesBefore.All(e => host.Endpoints.GetValueOrDefault(e.Key) == e.Value));
             var results = bindings.Select(binding =>
             {
                 var scenario = stats.ScenarioStats.Single(s => s.ScenarioName == binding.Binding);
                 var writes = binding.Ledger.Verify();
                 var recovery = binding.FirstSuccessAfterKill - killedAt;
+                var failuresEnded = binding.LastFailure - killedAt;
                 var problems = new List<string>();
                 if (writes.Lost > 0)
                 {
@@ -84,7 +95,7 @@ internal static class ChaosRun
 
                 return new ChaosBindingResult(binding.Binding, scenario.Ok.Request.Count + binding.ConfirmationOk, scenario.Fail.Request.Count + binding.ConfirmationFailed,
                     [.. binding.Errors.OrderByDescending(e => e.Value).Select(e => new ErrorCount(e.Key, e.Value))],
-                    binding.LongestCallMs, double.IsNaN(recovery) ? null : recovery, writes, problems);
+                    binding.LongestCallMs, double.IsNaN(recovery) ? null : recovery, failuresEnded >= 0 ? failuresEnded : null, writes, problems);
             }).ToList();
             foreach (var result in results)
             {
@@ -92,7 +103,7 @@ internal static class ChaosRun
                     $"    {result.Binding}: {result.Ok:#,0} ok, {result.Failed:#,0} failed, serving again {(result.RecoverySeconds is { } r ? $"{r:0.00} s" : "never")} after the kill; writes acknowledged {result.Writes.Acknowledged:#,0}, in the file {result.Writes.Verified:#,0}, lost {result.Writes.Lost:#,0}");
             }
 
-            return new ChaosResult(killedAt, restartSeconds, sameAddresses, results);
+            return new ChaosResult(settings.Target, killedAt, restartSeconds, sameAddresses, results, pushResult);
         }
         finally
         {
@@ -125,78 +136,6 @@ internal static class ChaosRun
                 catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
                 {
                     binding.ConfirmationFailed++; // Counted in the binding's errors by CallAsync.
-                }
-            }
-        }
-    }
-
-    /// <summary>One binding's writes and what its calls saw.</summary>
-    private sealed class BindingUnderChaos
-    {
-        private long _firstSuccessAfterKillTicks = -1;
-        private long _longestCallTicks;
-
-        public BindingUnderChaos(string binding, WriteLedger ledger)
-        {
-            Binding = binding;
-            Ledger = ledger;
-            Operation = new LoadOperation("write-sequence", WriteLedger.RecordSize, session =>
-            {
-                var files = session.Get<IFileService>();
-                return async () =>
-                {
-                    var (sequence, request) = ledger.Next();
-                    await files.WriteAtAsync(request);
-                    ledger.Acknowledge(sequence);
-                };
-            });
-        }
-
-        public string Binding { get; }
-
-        public WriteLedger Ledger { get; }
-
-        public LoadOperation Operation { get; }
-
-        public double KilledAt { get; set; } = double.PositiveInfinity;
-
-        public ConcurrentDictionary<string, long> Errors { get; } = new();
-
-        /// <summary>Seconds into the load when the first call started after the kill succeeded; NaN when none did.</summary>
-        public double FirstSuccessAfterKill => Interlocked.Read(ref _firstSuccessAfterKillTicks) is >= 0 and var ticks ? TimeSpan.FromTicks(ticks).TotalSeconds : double.NaN;
-
-        public double LongestCallMs => TimeSpan.FromTicks(Interlocked.Read(ref _longestCallTicks)).TotalMilliseconds;
-
-        /// <summary>Calls made after the load's window by <see cref="ConfirmRecoveryAsync"/>, counted beside NBomber's.</summary>
-        public int ConfirmationOk { get; set; }
-
-        /// <inheritdoc cref="ConfirmationOk"/>
-        public int ConfirmationFailed { get; set; }
-
-        public async Task CallAsync(ClientPool pool, Stopwatch clock)
-        {
-            var started = clock.Elapsed;
-            try
-            {
-                await pool.CallAsync();
-                if (started.TotalSeconds >= KilledAt)
-                {
-                    Interlocked.CompareExchange(ref _firstSuccessAfterKillTicks, clock.Elapsed.Ticks, -1);
-                }
-            }
-            catch (Exception exception)
-            {
-                Errors.AddOrUpdate($"{exception.GetType().Name}: {exception.Message}", 1, (_, count) => count + 1);
-                await Task.Delay(ChaosSettings.RetryPause);
-                throw;
-            }
-            finally
-            {
-                var took = (clock.Elapsed - started).Ticks;
-                var longest = Interlocked.Read(ref _longestCallTicks);
-                while (took > longest && Interlocked.CompareExchange(ref _longestCallTicks, took, longest) != longest)
-                {
-                    longest = Interlocked.Read(ref _longestCallTicks);
                 }
             }
         }

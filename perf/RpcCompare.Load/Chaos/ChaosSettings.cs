@@ -1,6 +1,16 @@
 namespace RpcCompare.Load.Chaos;
 
-/// <summary>How --chaos kill-host runs.</summary>
+/// <summary>What --chaos kills.</summary>
+internal enum ChaosTarget
+{
+    /// <summary>kill-host: the host the load command started, restarted at once on the same addresses.</summary>
+    Host,
+
+    /// <summary>kill-replica: one replica of a fleet behind a balancer (--host), by a command of the user's; not restarted.</summary>
+    Replica,
+}
+
+/// <summary>How --chaos runs.</summary>
 /// <param name="Users">Virtual users per binding, each writing in a closed loop.</param>
 /// <param name="Duration">The whole load, kill and recovery included.</param>
 /// <param name="KillAfter">When into the load the host is killed.</param>
@@ -19,4 +29,17 @@ internal sealed record ChaosSettings(int Users, TimeSpan Duration, TimeSpan Kill
     public static ChaosSettings Default { get; } = new(4, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(5));
 
     public static ChaosSettings Quick { get; } = new(2, TimeSpan.FromSeconds(8), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(5));
+
+    public ChaosTarget Target { get; init; } = ChaosTarget.Host;
+
+    /// <summary>kill-replica: the shell command that kills one replica (e.g. <c>podman kill -s KILL rpccompare-fleet_host-2_1</c>), run with /bin/sh -c.</summary>
+    public string? KillCommand { get; init; }
+
+    /// <summary>kill-replica: the fleet's shared data root as this machine sees it, where the written files are read back.</summary>
+    public string? DataRoot { get; init; }
+
+    /// <summary>kill-replica: push subscribers per binding that has push, each connected through the balancer.</summary>
+    public int SubscribersPerBinding { get; init; } = DefaultSubscribersPerBinding;
+
+    public const int DefaultSubscribersPerBinding = 3;
 }

@@ -29,8 +29,16 @@ internal sealed class WriteLedger
         RelativePath = $"chaos/{binding}.bin";
         FullPath = Path.Combine(dataRoot, "chaos", $"{binding}.bin");
         Directory.CreateDirectory(Path.GetDirectoryName(FullPath)!);
-        using var file = new FileStream(FullPath, FileMode.Create, FileAccess.Write);
-        file.SetLength((long)capacity * RecordSize); // Sparse: zeros cost no disk until written.
+        using (var file = new FileStream(FullPath, FileMode.Create, FileAccess.Write))
+        {
+            file.SetLength((long)capacity * RecordSize); // Sparse: zeros cost no disk until written.
+        }
+
+        // A fleet's replicas may run as another user (a container's app user) on a shared volume.
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(FullPath, File.GetUnixFileMode(FullPath) | UnixFileMode.GroupWrite | UnixFileMode.OtherWrite);
+        }
     }
 
     public string RelativePath { get; }

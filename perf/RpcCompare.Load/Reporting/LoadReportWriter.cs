@@ -130,7 +130,9 @@ internal static class LoadReportWriter
     private static IEnumerable<string> Header(LoadReport report)
     {
         yield return string.Create(s_culture, $"{report.Environment.Machine}, {report.Environment.LogicalCpus} logical CPUs, {report.Environment.OperatingSystem}, {report.Environment.DotNet}; {report.Environment.NBomber}; commit {report.Environment.Commit ?? "not known"}.");
-        yield return report.Mode == LoadMode.Chaos
+        yield return report.Chaos?.Target == Chaos.ChaosTarget.Replica
+            ? string.Create(s_culture, $"Host: {report.HostMode}. Every binding under load at once through the balancer (one NBomber session, a scenario per binding), push subscribers through it on every push binding, one replica killed with SIGKILL and left dead; {report.DurationSeconds:0} s in all.")
+            : report.Mode == LoadMode.Chaos
             ? string.Create(s_culture, $"Host: {report.HostMode}. Every binding under load at once (one NBomber session, a scenario per binding), the host killed with SIGKILL and restarted on the same addresses and data root; {report.DurationSeconds:0} s in all.")
             : report.Mode == LoadMode.Soak
             ? string.Create(s_culture, $"Host: {report.HostMode}. Soak: each binding in turn at a fixed open-model rate, the host process sampled every second from outside (/proc and the runtime's counters); {report.DurationSeconds:0} s in all.")

@@ -33,6 +33,10 @@ internal static class LoadTables
         if (report.Chaos is { } chaos)
         {
             tables.Add(Chaos(chaos));
+            if (chaos.Push is { } push)
+            {
+                tables.Add(ChaosPush(push));
+            }
         }
 
         if (report.Soaks.Count > 0)
@@ -114,8 +118,10 @@ internal static class LoadTables
     }
 
     private static Table Chaos(Chaos.ChaosResult chaos) => new(
-        F($"kill -9 of the host at {chaos.KilledAtSeconds:0.00} s: serving again after {chaos.RestartSeconds:0.00} s{(chaos.SameAddresses ? "" : " (on OTHER addresses than before)")}"),
-        ["binding", "verdict", "calls ok", "failed", "serving again after", "longest call", "writes acknowledged", "in the file", "lost", "written, reply lost", "errors (most frequent)"],
+        chaos.Target == Load.Chaos.ChaosTarget.Replica
+            ? F($"kill -9 of a replica behind the balancer at {chaos.KilledAtSeconds:0.00} s (not restarted)")
+            : F($"kill -9 of the host at {chaos.KilledAtSeconds:0.00} s: serving again after {chaos.RestartSeconds:0.00} s{(chaos.SameAddresses ? "" : " (on OTHER addresses than before)")}"),
+        ["binding", "verdict", "calls ok", "failed", "serving again after", "longest call", "writes acknowledged", "in the file", "lost", "written, reply lost", "last failure after the kill", "errors (most frequent)"],
         [.. chaos.Bindings.Select(b => (IReadOnlyList<string>)
         [
             b.Binding,
@@ -128,11 +134,32 @@ internal static class LoadTables
             F($"{b.Writes.Verified:#,0}"),
             F($"{b.Writes.Lost:#,0}"),
             F($"{b.Writes.WrittenUnacknowledged:#,0}"),
+            b.FailuresEndedSeconds is { } f ? F($"{f:0.00} s") : "-",
             string.Join("; ", b.Errors.Take(3).Select(e => F($"{e.Count:#,0} × {Shorten(e.Error)}"))),
         ])],
         "Serving again: from the kill to the first successful call started after it. Writes: each carries its sequence number; " +
         "after the run the file is read directly, and every write whose reply arrived must be in it. \"Written, reply lost\": in the file, " +
-        "but the host died before its reply reached the client.");
+        "but the host died before its reply reached the client. Last failure: from the kill to the end of the last failed call " +
+        "(behind a balancer, how long calls still went to the dead replica).");
+
+    private static Table ChaosPush(Chaos.ChaosPushResult push) => new(
+        F($"push across the replicas: {push.Acknowledged:#,0} publications acknowledged through {push.PublisherBinding} (up to number {push.HighestAcknowledged:#,0}), {push.Failed:#,0} failed"),
+        ["subscriber", "verdict", "received", "missed", "repeated", "out of order", "subscription ended after the kill", "subscribed again after the kill"],
+        [.. push.Subscribers.Select(s => (IReadOnlyList<string>)
+        [
+            F($"{s.Binding} #{s.Index}"),
+            s.Problems.Count == 0 ? "passed" : "FAILED: " + string.Join("; ", s.Problems),
+            F($"{s.Received:#,0}"),
+            F($"{s.Missing:#,0}"),
+            F($"{s.Duplicates:#,0}"),
+            F($"{s.OutOfOrder:#,0}"),
+            s.Interruptions.Count == 0 ? "-" : string.Join(", ", s.Interruptions.Select(i => F($"{i.EndedSeconds:0.00} s"))),
+            s.Interruptions.Count == 0 ? "-" : string.Join(", ", s.Interruptions.Select(i => i.ResumedSeconds is { } r ? F($"{r:0.00} s") : "never")),
+        ])],
+        "Every subscriber connected through the balancer before the first publication; when its subscription ended it subscribed again " +
+        "through the balancer from the last number it had. It must hold every acknowledged publication (1 to the highest number) once and in order. " +
+        "Subscribers with no end were on replicas that lived." + (push.Errors.Count == 0 ? "" :
+            " Failed publications: " + string.Join("; ", push.Errors.Take(3).Select(e => F($"{e.Count:#,0} × {Shorten(e.Error)}"))) + "."));
 
     private static string Shorten(string error) => error.Length <= 160 ? error : error[..157] + "...";
 

@@ -53,6 +53,9 @@ internal sealed class LocalFleet : IAsyncDisposable
     /// <summary>The same as an endpoints file, for rpcc.</summary>
     public string BalancerEndpointsFile { get; }
 
+    /// <summary>The replicas' shared data root.</summary>
+    public string DataRoot => _directory.PathFor("data");
+
     public string Output => $"HAProxy:\n{Balancer.Output}\n" + string.Join("\n", Replicas.Select(r => $"{r.Name}:\n{r.Host.Output}"));
 
     public static async Task<LocalFleet> StartAsync(int count = 3)
@@ -68,8 +71,10 @@ internal sealed class LocalFleet : IAsyncDisposable
             {
                 var ports = Balanced.ToDictionary(b => b.Key, _ => FreePort.OnLoopback());
                 var name = $"host-{i.ToString(CultureInfo.InvariantCulture)}";
+                // One data root, as the fleet's shared volume: host-1 seeds it, the others only use it.
                 string[] arguments = ["--bindings", string.Join(',', Balanced.Keys), "--push-redis", redis.Configuration,
                     "--endpoints-file", directory.PathFor(name + ".json"), "--socket-dir", directory.PathFor(name),
+                    "--data-root", directory.PathFor("data"), "--DataRoot:Seed", i == 1 ? "true" : "false",
                     .. ports.SelectMany(p => new[] { s_portKeys[p.Key], p.Value.ToString(CultureInfo.InvariantCulture) })];
                 replicas.Add(new Replica(name, HostProcess.Start(arguments), ports));
             }

@@ -27,6 +27,8 @@ public sealed class KillHostTests : IClassFixture<KillHostTests.KillHostRun>
         Assert.True(Chaos.KilledAtSeconds > 0, _run.Console);
         Assert.True(Chaos.RestartSeconds > 0, _run.Console);
         Assert.True(Chaos.SameAddresses);
+        Assert.Equal(ChaosTarget.Host, Chaos.Target);
+        Assert.Null(Chaos.Push);
         Assert.Equal(s_bindings, Chaos.Bindings.Select(b => b.Binding));
     }
 
@@ -82,6 +84,27 @@ public sealed class KillHostTests : IClassFixture<KillHostTests.KillHostRun>
 
         Assert.Equal(2, exitCode);
         Assert.Contains("needs the host the load command starts (not --host)", console, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("--host", "/run/rpccompare/endpoints.json", "--kill-command", "true")]
+    [InlineData("--host", "/run/rpccompare/endpoints.json", "--data-root", "/tmp")]
+    [InlineData("--kill-command", "true", "--data-root", "/tmp")]
+    public async Task KillReplica_WithoutItsBalancerCommandOrDataRoot_IsAUsageError(params string[] given)
+    {
+        var (exitCode, console) = await LoadCommandRun.InvokeAsync(["--chaos", "kill-replica", .. given]);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--chaos kill-replica needs --host (the balancer's endpoints file), --kill-command (what kills one replica) and --data-root", console, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task KillHost_WithAKillCommand_IsAUsageError()
+    {
+        var (exitCode, console) = await LoadCommandRun.InvokeAsync(["--chaos", "kill-host", "--kill-command", "true"]);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--kill-command and --data-root belong to --chaos kill-replica.", console, StringComparison.Ordinal);
     }
 
     public static TheoryData<string> Bindings() => [.. s_bindings];
