@@ -52,7 +52,8 @@ internal sealed record ChaosPushResult(string PublisherBinding, long Acknowledge
 /// <param name="Binding">The subscriber's binding.</param>
 /// <param name="Index">Its number among that binding's subscribers, from 1.</param>
 /// <param name="Received">Notifications received, repeats included.</param>
-/// <param name="Missing">Acknowledged publications it never received: must be 0.</param>
+/// <param name="Missing">Acknowledged publications it never received, beyond <paramref name="GoneAtResume"/>: lost, must be 0.</param>
+/// <param name="GoneAtResume">Numbers missing between the last received before an end and the first after its resumption: more than a resumption replays, known to the subscriber by the gap.</param>
 /// <param name="Duplicates">Notifications received more than once.</param>
 /// <param name="OutOfOrder">Notifications whose number was not above the one before (repeats included): must be 0.</param>
 /// <param name="Interruptions">Each time its subscription ended, and when it was subscribed again (seconds from the kill; no resumption: null).</param>
@@ -62,10 +63,14 @@ internal sealed record ChaosSubscriberResult(
     int Index,
     long Received,
     long Missing,
+    long GoneAtResume,
     long Duplicates,
     long OutOfOrder,
     IReadOnlyList<ChaosInterruption> Interruptions,
     IReadOnlyList<string> Problems);
 
 /// <summary>A subscription that ended, and when it was made again, in seconds from the kill.</summary>
-internal sealed record ChaosInterruption(double EndedSeconds, double? ResumedSeconds);
+/// <param name="EndedSeconds">When it ended.</param>
+/// <param name="ResumedSeconds">When it was made again; null when it could not be.</param>
+/// <param name="ReceivedBefore">Notifications received before it ended: where the resumption's gap, if any, begins.</param>
+internal sealed record ChaosInterruption(double EndedSeconds, double? ResumedSeconds, int ReceivedBefore);

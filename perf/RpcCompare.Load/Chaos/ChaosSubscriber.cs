@@ -21,7 +21,7 @@ internal sealed class ChaosSubscriber
     private readonly string _topic;
     private readonly Stopwatch _clock;
     private readonly List<long> _received = [];
-    private readonly List<(double EndedAt, double? ResumedAt)> _interruptions = [];
+    private readonly List<(double EndedAt, double? ResumedAt, int ReceivedBefore)> _interruptions = [];
     private IPushClient? _client;
     private IPushSubscription? _subscription;
 
@@ -83,10 +83,16 @@ internal sealed class ChaosSubscriber
 
             Subscribed = false;
             var endedAt = _clock.Elapsed.TotalSeconds;
+            int receivedBefore;
+            lock (_received)
+            {
+                receivedBefore = _received.Count;
+            }
+
             var resumedAt = await ResumeAsync(stop);
             lock (_interruptions)
             {
-                _interruptions.Add((endedAt, resumedAt));
+                _interruptions.Add((endedAt, resumedAt, receivedBefore));
             }
 
             if (resumedAt is null)
@@ -116,7 +122,7 @@ internal sealed class ChaosSubscriber
         List<ChaosInterruption> interruptions;
         lock (_interruptions)
         {
-            interruptions = [.. _interruptions.Select(i => new ChaosInterruption(i.EndedAt - killedAt, i.ResumedAt - killedAt))];
+            interruptions = [.. _interruptions.Select(i => new ChaosInterruption(i.EndedAt - killedAt, i.ResumedAt - killedAt, i.ReceivedBefore))];
         }
 
         return Check(Binding, Index, received, acknowledged, interruptions);
@@ -125,15 +131,28 @@ internal sealed class ChaosSubscriber
     /// <summary>
     /// The verdict on one subscriber: it must hold every number from 1 to <paramref name="acknowledged"/>
     /// (each was given out, even when its reply was lost), in increasing order, and have resumed after
-    /// every end.
+    /// every end. The one allowance is the product's: a resumption replays at most the newest half
+    /// queue of what the topic's log holds after the last number received, so numbers missing between
+    /// the last before an end and the first after its resumption are gone, and the subscriber knows
+    /// exactly which (<see cref="ChaosSubscriberResult.GoneAtResume"/>); any other missing number is a loss.
     /// </summary>
     internal static ChaosSubscriberResult Check(string binding, int index, IReadOnlyList<long> received, long acknowledged, IReadOnlyList<ChaosInterruption> interruptions)
     {
         var distinct = received.ToHashSet();
+        var gone = new HashSet<long>();
+        foreach (var interruption in interruptions.Where(i => i.ReceivedBefore < received.Count))
+        {
+            var lastBefore = interruption.ReceivedBefore == 0 ? 0 : received[interruption.ReceivedBefore - 1];
+            for (var sequence = lastBefore + 1; sequence < received[interruption.ReceivedBefore]; sequence++)
+            {
+                gone.Add(sequence);
+            }
+        }
+
         var missing = new List<long>();
         for (long sequence = 1; sequence <= acknowledged; sequence++)
         {
-            if (!distinct.Contains(sequence))
+            if (!distinct.Contains(sequence) && !gone.Contains(sequence))
             {
                 missing.Add(sequence);
             }
@@ -156,7 +175,7 @@ internal sealed class ChaosSubscriber
             problems.Add($"its subscription ended and could not be made again within {ResumeBound.TotalSeconds:0} s");
         }
 
-        return new ChaosSubscriberResult(binding, index, received.Count, missing.Count, received.Count - distinct.Count, outOfOrder, interruptions, problems);
+        return new ChaosSubscriberResult(binding, index, received.Count, missing.Count, gone.Count(s => s <= acknowledged), received.Count - distinct.Count, outOfOrder, interruptions, problems);
     }
 
     private void Receive(Notification notification)
