@@ -144,6 +144,23 @@ public sealed class PushBindingTests : IAsyncLifetime
 
         var ended = await Assert.ThrowsAsync<PushSubscriptionEndedException>(() => stalledSubscription.Completion.Bounded());
         Assert.False(string.IsNullOrEmpty(ended.Message));
+
+        // A WCF, gRPC or long-poll push client opens a new session for the next subscription rather than
+        // calling on the dead one; the frame clients (fast, pipes) are one connection each and stay closed.
+        if (variant == "frames")
+        {
+            await Assert.ThrowsAsync<IOException>(() => stalled.SubscribeAsync(topic, _ => { })).Bounded();
+            return;
+        }
+
+        var again = new ReceivedNotifications();
+        await stalled.SubscribeAsync(topic, again.Add).Bounded();
+        await using (var publisher = _factory.CreatePushClient(binding, _host.Address(binding), variant))
+        {
+            await publisher.PublishAsync(NewNotification(topic, publications + 1, itemLength: 10)).Bounded();
+        }
+
+        await again.CountAsync(1).Bounded();
     }
 
     [Theory]

@@ -79,7 +79,9 @@ public abstract class WcfClientProvider : IBindingClientProvider, IDisposable
             binding.OpenTimeout = Options.ConnectTimeout;
             // A subscriber may hear nothing for longer than WCF's 10-minute idle limit.
             binding.ReceiveTimeout = TimeSpan.MaxValue;
-            return TrustServer(new DuplexChannelFactory<IPushDuplexService>(typeof(WcfPushCallback), binding, new EndpointAddress(uri)));
+            // So a subscriber learns when its server is gone (a killed host, a dead replica behind a balancer).
+            var duplex = PeerSessionEndBindingElement.Apply(binding as CustomBinding ?? new CustomBinding(binding));
+            return TrustServer(new DuplexChannelFactory<IPushDuplexService>(typeof(WcfPushCallback), duplex, new EndpointAddress(uri)));
         });
         return new WcfPushClient(factory, Name, Options.MaxMessageSize);
     }

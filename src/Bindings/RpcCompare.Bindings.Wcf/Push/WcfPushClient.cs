@@ -126,8 +126,8 @@ internal sealed class WcfPushClient : IPushClient
 
             var channel = _factory.CreateChannel(new InstanceContext(new WcfPushCallback(_subscriptions)));
             var communication = (ICommunicationObject)channel;
-            communication.Faulted += (_, _) => SessionEnded("faulted");
-            communication.Closed += (_, _) => SessionEnded("was closed");
+            communication.Faulted += (_, _) => SessionEnded(channel, "faulted");
+            communication.Closed += (_, _) => SessionEnded(channel, "was closed");
             try
             {
                 await Task.Factory.FromAsync(communication.BeginOpen, communication.EndOpen, null).WaitAsync(cancellationToken);
@@ -147,7 +147,20 @@ internal sealed class WcfPushClient : IPushClient
         }
     }
 
-    private void SessionEnded(string how) => _subscriptions.EndAll(
-        _disposing ? null : $"The {_binding} push session to {_factory.Endpoint.Address.Uri} {how}: the server drops a subscriber that falls behind, or the connection broke.",
-        cause: null);
+    /// <summary>
+    /// The session ended: its subscriptions end with the reason, and the next subscribe or publish
+    /// opens a new session instead of calling on the dead one.
+    /// </summary>
+    private void SessionEnded(IPushDuplexService channel, string how)
+    {
+        if (Interlocked.CompareExchange(ref _channel, null, channel) != channel && _channel is not null)
+        {
+            return; // An earlier session, already replaced.
+        }
+
+        ((ICommunicationObject)channel).Abort();
+        _subscriptions.EndAll(
+            _disposing ? null : $"The {_binding} push session to {_factory.Endpoint.Address.Uri} {how}: the server drops a subscriber that falls behind, or the connection broke.",
+            cause: null);
+    }
 }
