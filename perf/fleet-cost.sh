@@ -63,9 +63,9 @@ measure() {  # $1: label (3 or 1 replicas), $2: replicas measured
       for r in "${replicas[@]}"; do replica_ticks=$((replica_ticks + $(ticks "$(pid_of "$r")") - before[$r])); done
       python3 - "$out" "$label" "$binding" "$operation" "$HZ" "$((after_busy - before_busy))" "$before_wall" "$after_wall" \
         "$(( $(ticks "$haproxy") - before_h ))" "$replica_ticks" "$(( $(ticks "$redis") - before_r ))" <<'PY' | tee -a "$costs"
-import glob, json, sys
+import glob, json, os, sys
 out, label, binding, operation, hz, busy, t0, t1, haproxy, replicas, redis = sys.argv[1:]
-hz = int(hz); wall = float(t1) - float(t0)
+hz = int(hz); wall = float(t1) - float(t0); cpus = os.cpu_count()
 reports = glob.glob(f"{out}/*/load/report.json")
 if not reports:
     print(f"{label}\t{binding}\t{operation}\tno report (see {out}.log)"); sys.exit()
@@ -73,23 +73,26 @@ report = json.load(open(reports[0]))
 def get(d, k): return next(v for kk, v in d.items() if kk.lower() == k.lower())
 result = get(report, "results")[0]
 ok, failed, rps = get(result, "ok"), get(result, "failed"), get(result, "requestsPerSecond")
-# CPU over the whole invocation (the warm-up pass and NBomber's start and close included) per measured call.
+# CPU over the whole invocation (the load command's start-up and JIT, the warm-up pass, NBomber's start and close)
+# per measured call: high by the cost of those, most for the slowest operations.
 us = lambda t: int(t) / hz * 1e6 / ok if ok else float("nan")
-print(f"{label}\t{binding}\t{operation}\t{rps:.0f}\t{failed}\t{int(busy) / hz / wall / 2:.2f}\t{us(busy):.1f}\t{us(haproxy):.1f}\t{us(replicas):.1f}\t{us(redis):.2f}")
+print(f"{label}\t{binding}\t{operation}\t{rps:.0f}\t{failed}\t{int(busy) / hz / wall / cpus:.2f}\t{us(busy):.1f}\t{us(haproxy):.1f}\t{us(replicas):.1f}\t{us(redis):.2f}")
 PY
     done
   done
 }
 
-printf 'replicas\tbinding\toperation\tcalls/s\tfailed\tmachine busy (of 2 CPUs)\tmachine us/call\tHAProxy us/call\treplicas us/call\tRedis us/call\n' | tee "$costs"
+printf 'replicas\tbinding\toperation\tcalls/s\tfailed\tmachine busy (share of all CPUs)\tmachine us/call\tHAProxy us/call\treplicas us/call\tRedis us/call\n' | tee "$costs"
 docker/fleet/run.sh up
 measure 3 host-1 host-2 host-3
 "${PODMAN[@]}" stop -t 5 rpccompare-fleet_host-2_1 rpccompare-fleet_host-3_1 >/dev/null
 # HAProxy takes them out (two failed checks) before the single replica is measured.
+down=0
 for _ in $(seq 1 30); do
   down=$(curl -fs http://127.0.0.1:8404/metrics | grep '^haproxy_server_status{' | grep -E 'server="host-[23]"' | grep -c 'state="DOWN"} 1' || true)
   [[ "$down" -eq 8 ]] && break
   sleep 1
 done
+[[ "$down" -eq 8 ]] || { echo "fleet-cost: HAProxy did not take host-2 and host-3 out within 30 s ($down of 8 servers DOWN)" >&2; exit 1; }
 measure 1 host-1
 echo "fleet-cost: rows in $costs"

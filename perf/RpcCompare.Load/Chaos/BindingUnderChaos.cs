@@ -65,25 +65,16 @@ internal sealed class BindingUnderChaos
         }
         catch (Exception exception)
         {
-            Errors.AddOrUpdate($"{exception.GetType().Name}: {exception.Message}", 1, (_, count) => count + 1);
-            Raise(ref _lastFailureTicks, clock.Elapsed.Ticks);
+            Errors.Count(exception);
+            ChaosCounting.RaiseTo(ref _lastFailureTicks, clock.Elapsed.Ticks);
             await Task.Delay(ChaosSettings.RetryPause);
             throw;
         }
         finally
         {
-            Raise(ref _longestCallTicks, (clock.Elapsed - started).Ticks);
+            ChaosCounting.RaiseTo(ref _longestCallTicks, (clock.Elapsed - started).Ticks);
         }
     }
 
     private static double Seconds(ref long ticks) => Interlocked.Read(ref ticks) is >= 0 and var value ? TimeSpan.FromTicks(value).TotalSeconds : double.NaN;
-
-    private static void Raise(ref long target, long value)
-    {
-        var current = Interlocked.Read(ref target);
-        while (value > current && Interlocked.CompareExchange(ref target, value, current) != current)
-        {
-            current = Interlocked.Read(ref target);
-        }
-    }
 }

@@ -2,12 +2,13 @@ namespace RpcCompare.Load.Chaos;
 
 /// <summary>The kill -9: what was killed, when, and how the bindings (and, for a replica, push) came through it.</summary>
 /// <param name="Target">The host the load command started (restarted at once) or one replica of a fleet behind a balancer (not restarted).</param>
-/// <param name="KilledAtSeconds">Seconds into the load when the kill had happened.</param>
+/// <param name="KilledAtSeconds">Seconds into the load when the host had been killed, or the replica's kill command started.</param>
+/// <param name="KillCommandSeconds">A replica: how long the kill command took (failures while it ran count as after the kill); null for a host.</param>
 /// <param name="RestartSeconds">A host: from the kill until the restarted host had written its endpoints file (every listener up); null for a replica.</param>
 /// <param name="SameAddresses">Whether the restarted host serves on the addresses the clients knew (a replica: the balancer's addresses, always).</param>
 /// <param name="Bindings">Per binding: calls, failures, recovery, writes verified.</param>
 /// <param name="Push">A replica: the subscribers through the balancer and what each received; null for a host.</param>
-internal sealed record ChaosResult(ChaosTarget Target, double KilledAtSeconds, double? RestartSeconds, bool SameAddresses, IReadOnlyList<ChaosBindingResult> Bindings, ChaosPushResult? Push)
+internal sealed record ChaosResult(ChaosTarget Target, double KilledAtSeconds, double? KillCommandSeconds, double? RestartSeconds, bool SameAddresses, IReadOnlyList<ChaosBindingResult> Bindings, ChaosPushResult? Push)
 {
     public bool Passed => SameAddresses && Bindings.All(b => b.Problems.Count == 0) && (Push is null || Push.Subscribers.All(s => s.Problems.Count == 0));
 }
@@ -73,4 +74,6 @@ internal sealed record ChaosSubscriberResult(
 /// <param name="EndedSeconds">When it ended.</param>
 /// <param name="ResumedSeconds">When it was made again; null when it could not be.</param>
 /// <param name="ReceivedBefore">Notifications received before it ended: where the resumption's gap, if any, begins.</param>
-internal sealed record ChaosInterruption(double EndedSeconds, double? ResumedSeconds, int ReceivedBefore);
+/// <param name="HighestAcknowledgedAtResume">The publisher's highest acknowledged number when it was made again: what a replay could leave out lies more than a replay below it.</param>
+/// <param name="Stopped">The run ended while it was still trying: not a failure to resume by itself.</param>
+internal sealed record ChaosInterruption(double EndedSeconds, double? ResumedSeconds, int ReceivedBefore, long HighestAcknowledgedAtResume, bool Stopped = false);

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using NBomber.Contracts.Stats;
 using RpcCompare.Client;
 using RpcCompare.Load.Scenarios;
 using Spectre.Console;
@@ -32,40 +33,60 @@ internal static class ChaosRun
                 ? (FormattableString)$"kill -9 of a replica: {settings.Users} users per binding writing numbered records through the balancer for {settings.Duration.TotalSeconds:0.#} s; at {settings.KillAfter.TotalSeconds:0.#} s `{settings.KillCommand}` kills one replica, which stays dead"
                 : $"kill -9 of the host: {settings.Users} users per binding writing numbered records for {settings.Duration.TotalSeconds:0.#} s; the host is killed at {settings.KillAfter.TotalSeconds:0.#} s and restarted at once");
             var clock = Stopwatch.StartNew();
-            var push = replica ? await PushUnderChaos.StartAsync(context with { Factory = factory }, settings.SubscribersPerBinding, clock, cancellationToken) : null;
+            await using var push = replica
+                ? await PushUnderChaos.StartAsync(context with { Factory = factory }, settings.SubscribersPerBinding, settings.ConnectTimeout + ChaosSettings.HangMargin, clock, cancellationToken)
+                : null;
             clock.Restart(); // The load's own time: the subscribers' set-up does not count towards --kill-after-seconds.
             var killedAt = double.NaN;
+            var killSeconds = double.NaN;
             double? restartSeconds = null;
             var addressesBefore = host?.Endpoints;
+            using var stopChaos = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             var chaos = Task.Run(async () =>
             {
-                await Task.Delay(settings.KillAfter, cancellationToken);
-                await (replica ? KillCommand.RunAsync(settings.KillCommand!, cancellationToken) : host!.KillAsync());
-                killedAt = clock.Elapsed.TotalSeconds;
+                await Task.Delay(settings.KillAfter, stopChaos.Token);
+                // A replica's kill is timed from the command's start: what fails while it runs counts.
+                var started = clock.Elapsed.TotalSeconds;
+                await (replica ? KillCommand.RunAsync(settings.KillCommand!, stopChaos.Token) : host!.KillAsync());
+                killSeconds = clock.Elapsed.TotalSeconds - started;
+                killedAt = replica ? started : clock.Elapsed.TotalSeconds;
                 foreach (var binding in bindings)
                 {
                     binding.KilledAt = killedAt;
                 }
 
-                context.Console.MarkupLineInterpolated($"    {killedAt:0.00} s: {(replica ? "replica" : "host")} killed (SIGKILL)");
+                context.Console.MarkupLineInterpolated(replica
+                    ? (FormattableString)$"    {killedAt:0.00} s: replica killed (SIGKILL; the command took {killSeconds:0.00} s)"
+                    : $"    {killedAt:0.00} s: host killed (SIGKILL)");
                 if (!replica)
                 {
                     await host!.RestartAsync();
                     restartSeconds = clock.Elapsed.TotalSeconds - killedAt;
                     context.Console.MarkupLineInterpolated($"    {clock.Elapsed.TotalSeconds:0.00} s: host serving again after {restartSeconds:0.00} s");
                 }
-            }, cancellationToken);
+            }, stopChaos.Token);
 
-            var (stats, _) = await NBomberSession.RunAsync(
-                "all",
-                "chaos-kill-host",
-                [.. bindings.Zip(pools, (binding, pool) => new SessionScenario(
-                    binding.Binding,
-                    () => binding.CallAsync(pool, clock),
-                    WriteLedger.RecordSize,
-                    [NBomber.CSharp.Simulation.KeepConstant(settings.Users, settings.Duration)]))],
-                Path.Combine(context.Directory, "chaos"));
-            await chaos;
+            NodeStats stats;
+            try
+            {
+                (stats, _) = await NBomberSession.RunAsync(
+                    "all",
+                    replica ? "chaos-kill-replica" : "chaos-kill-host",
+                    [.. bindings.Zip(pools, (binding, pool) => new SessionScenario(
+                        binding.Binding,
+                        () => binding.CallAsync(pool, clock),
+                        WriteLedger.RecordSize,
+                        [NBomber.CSharp.Simulation.KeepConstant(settings.Users, settings.Duration)]))],
+                    Path.Combine(context.Directory, "chaos"));
+                await chaos;
+            }
+            finally
+            {
+                // A session that failed must not leave the kill to happen after the run: stop it and wait for it.
+                await stopChaos.CancelAsync();
+                await Task.WhenAny(chaos);
+            }
+
             await ConfirmRecoveryAsync(bindings, pools, clock, settings, cancellationToken);
             var pushResult = push is null ? null : await push.FinishAsync(killedAt);
 
@@ -103,7 +124,7 @@ internal static class ChaosRun
                     $"    {result.Binding}: {result.Ok:#,0} ok, {result.Failed:#,0} failed, serving again {(result.RecoverySeconds is { } r ? $"{r:0.00} s" : "never")} after the kill; writes acknowledged {result.Writes.Acknowledged:#,0}, in the file {result.Writes.Verified:#,0}, lost {result.Writes.Lost:#,0}");
             }
 
-            return new ChaosResult(settings.Target, killedAt, restartSeconds, sameAddresses, results, pushResult);
+            return new ChaosResult(settings.Target, killedAt, replica ? killSeconds : null, restartSeconds, sameAddresses, results, pushResult);
         }
         finally
         {

@@ -16,16 +16,33 @@ internal sealed class ChaosSubscriber
     /// <summary>How long a subscriber keeps trying to resume before it counts as never resumed.</summary>
     public static readonly TimeSpan ResumeBound = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// What a host replays on a resumption at most: half its subscriber queue, 128 with the default
+    /// QueueCapacity of 256 (docs/push.md). A fleet configured with a larger queue replays more, and
+    /// the check below then allows a larger gap than the fleet really leaves.
+    /// </summary>
+    public const long AssumedReplay = 128;
+
     private readonly RpcClientFactory _factory;
     private readonly string _address;
     private readonly string _topic;
     private readonly Stopwatch _clock;
+    private readonly Func<long> _highestAcknowledged;
+    private readonly TimeSpan _attemptTimeout;
     private readonly List<long> _received = [];
-    private readonly List<(double EndedAt, double? ResumedAt, int ReceivedBefore)> _interruptions = [];
+    private readonly List<ChaosInterruption> _interruptions = [];
     private IPushClient? _client;
     private IPushSubscription? _subscription;
 
-    public ChaosSubscriber(RpcClientFactory factory, string binding, int index, string address, string topic, Stopwatch clock)
+    /// <param name="factory">Makes its push clients.</param>
+    /// <param name="binding">The binding it subscribes over.</param>
+    /// <param name="index">Its number among the binding's subscribers, from 1.</param>
+    /// <param name="address">The balancer's address for the binding.</param>
+    /// <param name="topic">The topic it follows.</param>
+    /// <param name="clock">The run's clock: when its subscription ended and was made again.</param>
+    /// <param name="highestAcknowledged">The publisher's highest acknowledged number so far: bounds what a resumption may leave out.</param>
+    /// <param name="attemptTimeout">How long one subscribe may take.</param>
+    public ChaosSubscriber(RpcClientFactory factory, string binding, int index, string address, string topic, Stopwatch clock, Func<long> highestAcknowledged, TimeSpan attemptTimeout)
     {
         _factory = factory;
         Binding = binding;
@@ -33,6 +50,8 @@ internal sealed class ChaosSubscriber
         _address = address;
         _topic = topic;
         _clock = clock;
+        _highestAcknowledged = highestAcknowledged;
+        _attemptTimeout = attemptTimeout;
     }
 
     public string Binding { get; }
@@ -51,15 +70,13 @@ internal sealed class ChaosSubscriber
         }
     }
 
-    /// <summary>Whether it is subscribed now (not between an end and its resumption).</summary>
-    public bool Subscribed { get; private set; }
-
     /// <summary>The first subscription; throws when the binding refuses it, which fails the run before any load.</summary>
     public async Task SubscribeAsync(CancellationToken cancellationToken)
     {
         _client = _factory.CreatePushClient(Binding, _address);
-        _subscription = await _client.SubscribeAsync(_topic, Receive, cancellationToken: cancellationToken);
-        Subscribed = true;
+        using var attempt = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        attempt.CancelAfter(_attemptTimeout);
+        _subscription = await _client.SubscribeAsync(_topic, Receive, cancellationToken: attempt.Token);
     }
 
     /// <summary>Follows the subscription until <paramref name="stop"/>: every time it ends, subscribes again from the last number.</summary>
@@ -69,8 +86,9 @@ internal sealed class ChaosSubscriber
         {
             try
             {
+                // Completes without an error only when this side ended it (IPushSubscription), but
+                // whatever ended it, the subscriber is out until it subscribes again.
                 await _subscription!.Completion.WaitAsync(stop);
-                return; // Ended by this side.
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
@@ -81,7 +99,11 @@ internal sealed class ChaosSubscriber
                 // Its replica died or the connection broke: the case this run is for.
             }
 
-            Subscribed = false;
+            if (stop.IsCancellationRequested)
+            {
+                return;
+            }
+
             var endedAt = _clock.Elapsed.TotalSeconds;
             int receivedBefore;
             lock (_received)
@@ -89,10 +111,10 @@ internal sealed class ChaosSubscriber
                 receivedBefore = _received.Count;
             }
 
-            var resumedAt = await ResumeAsync(stop);
+            var (resumedAt, highest) = await ResumeAsync(stop);
             lock (_interruptions)
             {
-                _interruptions.Add((endedAt, resumedAt, receivedBefore));
+                _interruptions.Add(new ChaosInterruption(endedAt, resumedAt, receivedBefore, highest, Stopped: resumedAt is null && stop.IsCancellationRequested));
             }
 
             if (resumedAt is null)
@@ -102,11 +124,12 @@ internal sealed class ChaosSubscriber
         }
     }
 
+    /// <summary>Ends its subscription and connection; never throws (a dead connection may fail to close).</summary>
     public async Task CloseAsync()
     {
-        if (_client is not null)
+        if (Interlocked.Exchange(ref _client, null) is { } client)
         {
-            await _client.DisposeAsync();
+            await PushUnderChaos.CloseQuietlyAsync(client);
         }
     }
 
@@ -122,7 +145,7 @@ internal sealed class ChaosSubscriber
         List<ChaosInterruption> interruptions;
         lock (_interruptions)
         {
-            interruptions = [.. _interruptions.Select(i => new ChaosInterruption(i.EndedAt - killedAt, i.ResumedAt - killedAt, i.ReceivedBefore))];
+            interruptions = [.. _interruptions.Select(i => i with { EndedSeconds = i.EndedSeconds - killedAt, ResumedSeconds = i.ResumedSeconds - killedAt })];
         }
 
         return Check(Binding, Index, received, acknowledged, interruptions);
@@ -131,19 +154,22 @@ internal sealed class ChaosSubscriber
     /// <summary>
     /// The verdict on one subscriber: it must hold every number from 1 to <paramref name="acknowledged"/>
     /// (each was given out, even when its reply was lost), in increasing order, and have resumed after
-    /// every end. The one allowance is the product's: a resumption replays at most the newest half
-    /// queue of what the topic's log holds after the last number received, so numbers missing between
-    /// the last before an end and the first after its resumption are gone, and the subscriber knows
-    /// exactly which (<see cref="ChaosSubscriberResult.GoneAtResume"/>); any other missing number is a loss.
+    /// every end. The one allowance is the product's: a resumption replays at most the newest
+    /// <see cref="AssumedReplay"/> numbers the topic's log holds, so of the numbers between the last
+    /// received before an end and the first after its resumption, those more than a replay below the
+    /// topic's last number when it resumed are gone, and the subscriber knows exactly which
+    /// (<see cref="ChaosSubscriberResult.GoneAtResume"/>). Any other missing number is a loss.
     /// </summary>
     internal static ChaosSubscriberResult Check(string binding, int index, IReadOnlyList<long> received, long acknowledged, IReadOnlyList<ChaosInterruption> interruptions)
     {
         var distinct = received.ToHashSet();
         var gone = new HashSet<long>();
-        foreach (var interruption in interruptions.Where(i => i.ReceivedBefore < received.Count))
+        foreach (var interruption in interruptions.Where(i => i.ResumedSeconds is not null && i.ReceivedBefore < received.Count))
         {
             var lastBefore = interruption.ReceivedBefore == 0 ? 0 : received[interruption.ReceivedBefore - 1];
-            for (var sequence = lastBefore + 1; sequence < received[interruption.ReceivedBefore]; sequence++)
+            // One publication at a time: when it resumed, the topic's log ended at most one past the highest acknowledged.
+            var beyondReplay = interruption.HighestAcknowledgedAtResume + 1 - AssumedReplay;
+            for (var sequence = lastBefore + 1; sequence < received[interruption.ReceivedBefore] && sequence <= beyondReplay; sequence++)
             {
                 gone.Add(sequence);
             }
@@ -170,7 +196,7 @@ internal sealed class ChaosSubscriber
             problems.Add($"{outOfOrder:#,0} notifications out of order or repeated");
         }
 
-        if (interruptions.Any(i => i.ResumedSeconds is null))
+        if (interruptions.Any(i => i.ResumedSeconds is null && !i.Stopped))
         {
             problems.Add($"its subscription ended and could not be made again within {ResumeBound.TotalSeconds:0} s");
         }
@@ -191,33 +217,34 @@ internal sealed class ChaosSubscriber
         }
     }
 
-    /// <summary>Subscribes again through the balancer from the last number received; the clock's seconds when in, null when the bound passed.</summary>
-    private async Task<double?> ResumeAsync(CancellationToken stop)
+    /// <summary>
+    /// Subscribes again through the balancer from the last number received: the clock's seconds when
+    /// in (null when the bound passed or the run stopped), and the publisher's highest acknowledged
+    /// number at that moment.
+    /// </summary>
+    private async Task<(double? ResumedAt, long HighestAcknowledged)> ResumeAsync(CancellationToken stop)
     {
         var deadline = _clock.Elapsed + ResumeBound;
-        while (_clock.Elapsed < deadline)
+        while (_clock.Elapsed < deadline && !stop.IsCancellationRequested)
         {
             await CloseAsync();
             _client = _factory.CreatePushClient(Binding, _address);
             try
             {
                 using var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop);
-                attempt.CancelAfter(ChaosSettings.Default.ConnectTimeout);
+                attempt.CancelAfter(_attemptTimeout);
                 _subscription = await _client.SubscribeAsync(_topic, Receive, after: Last, attempt.Token);
-                Subscribed = true;
-                return _clock.Elapsed.TotalSeconds;
+                return (_clock.Elapsed.TotalSeconds, _highestAcknowledged());
             }
             catch (Exception)
             {
-                if (stop.IsCancellationRequested)
+                if (!stop.IsCancellationRequested)
                 {
-                    return null;
+                    await Task.Delay(ChaosSettings.RetryPause, CancellationToken.None);
                 }
-
-                await Task.Delay(ChaosSettings.RetryPause, CancellationToken.None);
             }
         }
 
-        return null;
+        return (null, _highestAcknowledged());
     }
 }

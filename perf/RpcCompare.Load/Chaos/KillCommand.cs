@@ -31,9 +31,23 @@ internal static class KillCommand
         {
             await process.WaitForExitAsync(bound.Token);
         }
-        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException)
         {
-            process.Kill(entireProcessTree: true);
+            // Too slow, or the run ended first: either way no command outlives it.
+            try
+            {
+                process.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException)
+            {
+                // It ended meanwhile.
+            }
+
+            if (cancellationToken.IsCancellationRequested)
+            {
+                throw;
+            }
+
             throw new InvalidOperationException($"--kill-command did not end within {Bound.TotalSeconds:0} s: {command}");
         }
 

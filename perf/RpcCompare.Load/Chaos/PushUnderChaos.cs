@@ -11,9 +11,9 @@ namespace RpcCompare.Load.Chaos;
 /// balancer (so spread over the replicas), and one publisher numbering a fresh topic every
 /// <see cref="PublishInterval"/> through it. When a replica dies, its subscribers subscribe again
 /// elsewhere from their last number; afterwards each must hold every publication the publisher saw
-/// acknowledged, once and in order.
+/// acknowledged, once and in order. Disposing it stops everything it started, whatever state the run is in.
 /// </summary>
-internal sealed class PushUnderChaos
+internal sealed class PushUnderChaos : IAsyncDisposable
 {
     private static readonly TimeSpan PublishInterval = TimeSpan.FromMilliseconds(10);
 
@@ -21,6 +21,7 @@ internal sealed class PushUnderChaos
     private static readonly TimeSpan DrainBound = TimeSpan.FromSeconds(15);
 
     private readonly LoadContext _context;
+    private readonly TimeSpan _callTimeout;
     private readonly string _topic = "chaos-" + Guid.NewGuid().ToString("N");
     private readonly string _publisherBinding;
     private readonly List<ChaosSubscriber> _subscribers = [];
@@ -33,14 +34,20 @@ internal sealed class PushUnderChaos
     private long _acknowledged;
     private long _failed;
 
-    private PushUnderChaos(LoadContext context, string publisherBinding)
+    private PushUnderChaos(LoadContext context, string publisherBinding, TimeSpan callTimeout)
     {
         _context = context;
         _publisherBinding = publisherBinding;
+        _callTimeout = callTimeout;
     }
 
-    /// <summary>Subscribes every subscriber (a refusal fails the run), then starts publishing.</summary>
-    public static async Task<PushUnderChaos> StartAsync(LoadContext context, int perBinding, Stopwatch clock, CancellationToken cancellationToken)
+    /// <summary>Subscribes every subscriber (a refusal fails the run, and what was started is stopped), then starts publishing.</summary>
+    /// <param name="context">The run: its bindings, the balancer's addresses, the client factory, the console.</param>
+    /// <param name="perBinding">Subscribers per push binding.</param>
+    /// <param name="callTimeout">How long one subscribe or publish may take.</param>
+    /// <param name="clock">The run's clock.</param>
+    /// <param name="cancellationToken">Ends the subscribing.</param>
+    public static async Task<PushUnderChaos> StartAsync(LoadContext context, int perBinding, TimeSpan callTimeout, Stopwatch clock, CancellationToken cancellationToken)
     {
         var bindings = context.Bindings.Where(context.Factory.PushBindings.Contains).ToList();
         if (bindings.Count == 0)
@@ -49,15 +56,24 @@ internal sealed class PushUnderChaos
         }
 
         // gRPC's calls are balanced one by one, so its publications land on every replica in turn.
-        var push = new PushUnderChaos(context, bindings.Contains(BindingNames.GrpcTcp) ? BindingNames.GrpcTcp : bindings[0]);
-        foreach (var binding in bindings)
+        var push = new PushUnderChaos(context, bindings.Contains(BindingNames.GrpcTcp) ? BindingNames.GrpcTcp : bindings[0], callTimeout);
+        try
         {
-            for (var i = 1; i <= perBinding; i++)
+            foreach (var binding in bindings)
             {
-                var subscriber = new ChaosSubscriber(context.Factory, binding, i, context.Endpoints[binding], push._topic, clock);
-                push._subscribers.Add(subscriber);
-                await subscriber.SubscribeAsync(cancellationToken);
+                for (var i = 1; i <= perBinding; i++)
+                {
+                    var subscriber = new ChaosSubscriber(context.Factory, binding, i, context.Endpoints[binding], push._topic, clock,
+                        () => Interlocked.Read(ref push._highestAcknowledged), callTimeout);
+                    push._subscribers.Add(subscriber);
+                    await subscriber.SubscribeAsync(cancellationToken);
+                }
             }
+        }
+        catch
+        {
+            await push.DisposeAsync();
+            throw;
         }
 
         push._following.AddRange(push._subscribers.Select(s => Task.Run(() => s.FollowAsync(push._stopFollowing.Token), CancellationToken.None)));
@@ -72,26 +88,38 @@ internal sealed class PushUnderChaos
     {
         await _stopPublishing.CancelAsync();
         await _publishing;
-        var lastPublication = Stopwatch.StartNew();
+        var drain = Stopwatch.StartNew();
         var highest = Interlocked.Read(ref _highestAcknowledged);
-        while (lastPublication.Elapsed < DrainBound && _subscribers.Any(s => s.Last < highest))
+        while (drain.Elapsed < DrainBound && _subscribers.Any(s => s.Last < highest))
         {
             await Task.Delay(50);
         }
 
+        await StopFollowingAsync();
+        var result = new ChaosPushResult(_publisherBinding, Interlocked.Read(ref _acknowledged), highest, Interlocked.Read(ref _failed),
+            _publishErrors.MostFrequentFirst(), [.. _subscribers.Select(s => s.Result(highest, killedAt))]);
+        _context.Console.MarkupLineInterpolated(
+            $"    push: {result.Acknowledged:#,0} publications acknowledged ({result.Failed:#,0} failed); {result.Subscribers.Count(s => s.Interruptions.Count > 0)} subscribers resumed elsewhere; {result.Subscribers.Count(s => s.Problems.Count > 0)} with a problem");
+        return result;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stopPublishing.CancelAsync();
+        await _publishing;
+        await StopFollowingAsync();
+        _stopPublishing.Dispose();
+        _stopFollowing.Dispose();
+    }
+
+    private async Task StopFollowingAsync()
+    {
         await _stopFollowing.CancelAsync();
-        await Task.WhenAll(_following);
+        await Task.WhenAll(_following); // FollowAsync does not throw: every end is caught and counted.
         foreach (var subscriber in _subscribers)
         {
             await subscriber.CloseAsync();
         }
-
-        var result = new ChaosPushResult(_publisherBinding, Interlocked.Read(ref _acknowledged), highest, Interlocked.Read(ref _failed),
-            [.. _publishErrors.OrderByDescending(e => e.Value).Select(e => new ErrorCount(e.Key, e.Value))],
-            [.. _subscribers.Select(s => s.Result(highest, killedAt))]);
-        _context.Console.MarkupLineInterpolated(
-            $"    push: {result.Acknowledged:#,0} publications acknowledged ({result.Failed:#,0} failed); {result.Subscribers.Count(s => s.Interruptions.Count > 0)} subscribers resumed elsewhere; {result.Subscribers.Count(s => s.Problems.Count > 0)} with a problem");
-        return result;
     }
 
     private async Task PublishAsync()
@@ -103,21 +131,17 @@ internal sealed class PushUnderChaos
             {
                 try
                 {
-                    using var call = new CancellationTokenSource(ChaosSettings.Default.ConnectTimeout + ChaosSettings.HangMargin);
+                    using var call = new CancellationTokenSource(_callTimeout);
                     var reply = await publisher.PublishAsync(new Notification { Topic = _topic, SentTimestamp = Stopwatch.GetTimestamp(), Items = ["chaos"] }, call.Token);
                     Interlocked.Increment(ref _acknowledged);
-                    var highest = Interlocked.Read(ref _highestAcknowledged);
-                    while (reply.Sequence > highest && Interlocked.CompareExchange(ref _highestAcknowledged, reply.Sequence, highest) != highest)
-                    {
-                        highest = Interlocked.Read(ref _highestAcknowledged);
-                    }
+                    ChaosCounting.RaiseTo(ref _highestAcknowledged, reply.Sequence);
                 }
                 catch (Exception exception)
                 {
                     // A publication whose reply was lost may still be in the topic: the subscribers' check counts from the replies that arrived.
                     Interlocked.Increment(ref _failed);
-                    _publishErrors.AddOrUpdate($"{exception.GetType().Name}: {exception.Message}", 1, (_, count) => count + 1);
-                    await publisher.DisposeAsync();
+                    _publishErrors.Count(exception);
+                    await CloseQuietlyAsync(publisher);
                     publisher = _context.Factory.CreatePushClient(_publisherBinding, _context.Endpoints[_publisherBinding]);
                 }
 
@@ -126,7 +150,20 @@ internal sealed class PushUnderChaos
         }
         finally
         {
-            await publisher.DisposeAsync();
+            await CloseQuietlyAsync(publisher);
+        }
+    }
+
+    /// <summary>Closes a client, ignoring what a connection to a dead replica may throw on the way: it is closed either way.</summary>
+    internal static async Task CloseQuietlyAsync(IAsyncDisposable client)
+    {
+        try
+        {
+            await client.DisposeAsync();
+        }
+        catch (Exception)
+        {
+            // Nothing to do: see the summary.
         }
     }
 }

@@ -119,7 +119,7 @@ internal static class LoadTables
 
     private static Table Chaos(Chaos.ChaosResult chaos) => new(
         chaos.Target == Load.Chaos.ChaosTarget.Replica
-            ? F($"kill -9 of a replica behind the balancer at {chaos.KilledAtSeconds:0.00} s (not restarted)")
+            ? F($"kill -9 of a replica behind the balancer at {chaos.KilledAtSeconds:0.00} s (the command took {chaos.KillCommandSeconds:0.00} s; not restarted)")
             : F($"kill -9 of the host at {chaos.KilledAtSeconds:0.00} s: serving again after {chaos.RestartSeconds:0.00} s{(chaos.SameAddresses ? "" : " (on OTHER addresses than before)")}"),
         ["binding", "verdict", "calls ok", "failed", "serving again after", "longest call", "writes acknowledged", "in the file", "lost", "written, reply lost", "last failure after the kill", "errors (most frequent)"],
         [.. chaos.Bindings.Select(b => (IReadOnlyList<string>)

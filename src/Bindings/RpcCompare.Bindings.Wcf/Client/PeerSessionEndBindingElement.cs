@@ -67,6 +67,13 @@ internal sealed class PeerSessionEndBindingElement : BindingElement
             inner.Close(timeout);
         }
 
+        // The base closes this factory's channels asynchronously; the inner factory after them.
+        protected override void OnEndClose(IAsyncResult result)
+        {
+            base.OnEndClose(result);
+            inner.Close();
+        }
+
         protected override void OnAbort()
         {
             base.OnAbort();

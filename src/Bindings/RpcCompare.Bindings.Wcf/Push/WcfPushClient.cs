@@ -153,9 +153,11 @@ internal sealed class WcfPushClient : IPushClient
     /// </summary>
     private void SessionEnded(IPushDuplexService channel, string how)
     {
-        if (Interlocked.CompareExchange(ref _channel, null, channel) != channel && _channel is not null)
+        // Only the session in use ends the subscriptions, once: not one that failed to open (nothing
+        // subscribed on it), nor the Closed event Abort() raises below for the one that faulted.
+        if (Interlocked.CompareExchange(ref _channel, null, channel) != channel)
         {
-            return; // An earlier session, already replaced.
+            return;
         }
 
         ((ICommunicationObject)channel).Abort();
