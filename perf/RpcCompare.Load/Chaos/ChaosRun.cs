@@ -45,14 +45,21 @@ internal static class ChaosRun
             var chaos = Task.Run(async () =>
             {
                 await Task.Delay(settings.KillAfter, stopChaos.Token);
-                // A replica's kill is timed from the command's start: what fails while it runs counts.
+                // A replica's kill is timed from the command's start (podman kill takes most of a
+                // second): what fails, and what succeeds elsewhere, while it runs counts as after it.
                 var started = clock.Elapsed.TotalSeconds;
-                await (replica ? KillCommand.RunAsync(settings.KillCommand!, stopChaos.Token) : host!.KillAsync());
-                killSeconds = clock.Elapsed.TotalSeconds - started;
-                killedAt = replica ? started : clock.Elapsed.TotalSeconds;
-                foreach (var binding in bindings)
+                if (replica)
                 {
-                    binding.KilledAt = killedAt;
+                    MarkKilled(bindings, started);
+                    await KillCommand.RunAsync(settings.KillCommand!, stopChaos.Token);
+                    killSeconds = clock.Elapsed.TotalSeconds - started;
+                    killedAt = started;
+                }
+                else
+                {
+                    await host!.KillAsync();
+                    killedAt = clock.Elapsed.TotalSeconds;
+                    MarkKilled(bindings, killedAt);
                 }
 
                 context.Console.MarkupLineInterpolated(replica
@@ -132,6 +139,14 @@ internal static class ChaosRun
             {
                 await pool.DisposeAsync();
             }
+        }
+    }
+
+    private static void MarkKilled(IEnumerable<BindingUnderChaos> bindings, double killedAt)
+    {
+        foreach (var binding in bindings)
+        {
+            binding.KilledAt = killedAt;
         }
     }
 
