@@ -28,7 +28,10 @@ case "${1:-}" in
       fi
     done
     log=${TMPDIR:-/tmp}/rpccompare-fleet-up.log
-    "${COMPOSE[@]}" up -d --no-build >"$log" 2>&1
+    # podman-compose 1.0.3 ignores compose.yaml's pids_limit, and podman gives a container 2,048 tasks:
+    # a replica serving fast-tcp's thread per connection needs more (8,000 subscribers over three replicas
+    # made each fail to start a thread and die, "Out of memory.").
+    "${COMPOSE[@]}" --podman-run-args="--pids-limit=30000" up -d --no-build >"$log" 2>&1
     # podman-compose 1.0.3 exits 0 even when a container did not start (a port already taken): all six must run.
     running=$("${PODMAN[@]}" ps -q --filter "label=io.podman.compose.project=$PROJECT" --filter status=running 2>/dev/null | grep -c . || true)
     if [[ "$running" -ne 6 ]]; then

@@ -165,9 +165,11 @@ public sealed class EmbeddedBindingServerTests : IAsyncDisposable
         await using var third = await RawSocket.ConnectAsync(binding.Address!);
         await using var fourth = await RawSocket.ConnectAsync(binding.Address!);
 
-        Assert.True((await third.ReadUntilClosedAsync(TestTimeout.Default)).Closed);
-        Assert.True((await fourth.ReadUntilClosedAsync(TestTimeout.Default)).Closed);
-        Assert.False((await first.ReadUntilClosedAsync(TimeSpan.FromMilliseconds(200))).Closed);
+        // Kestrel counts a connection when its first step runs on the thread pool, not in the order
+        // they were accepted: on a busy machine the third may take a place and the first be refused.
+        // Two of the four are closed, whichever; the other two stay open (well within the handshake timeout).
+        var outcomes = await Task.WhenAll(new[] { first, second, third, fourth }.Select(s => s.ReadUntilClosedAsync(TimeSpan.FromSeconds(10))));
+        Assert.Equal(2, outcomes.Count(o => o.Closed));
         await binding.StopAsync(CancellationToken.None).Bounded();
 
         Assert.Equal(["Information RpcCompare.Bindings.Hosting.EmbeddedBindingServer: Binding greeter takes at most 2 connections (Greeter:MaxConnections); handshake timeout 30 s, idle timeout 120 s"],
