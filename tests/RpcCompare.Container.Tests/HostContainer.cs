@@ -39,7 +39,8 @@ internal sealed class HostContainer : IAsyncDisposable
     /// <summary>The podman run arguments that give another container the host's view: its network namespace and the volume at both paths.</summary>
     public string[] ShareWith => ["--network", $"container:{Name}", "-v", $"{Volume.FullPath}:/run/rpccompare", "-v", $"{Volume.FullPath}:{Volume.FullPath}"];
 
-    public static async Task<HostContainer> StartAsync()
+    /// <param name="runArguments">More podman run arguments (limits, -e settings), placed before the image.</param>
+    public static async Task<HostContainer> StartAsync(params string[] runArguments)
     {
         var volume = new TemporaryDirectory("rpccompare-volume-");
         var name = "rpccompare-test-" + Guid.NewGuid().ToString("N")[..12];
@@ -52,7 +53,7 @@ internal sealed class HostContainer : IAsyncDisposable
         var started = await Podman.RunAsync(["run", "-d", "--name", name, "--label", "rpccompare-test=1", .. Podman.Limits,
             "-v", $"{volume.FullPath}:/run/rpccompare:U", "-v", $"{volume.FullPath}:{volume.FullPath}",
             "-e", $"RpcCompare__SocketDirectory={volume.FullPath}", "-e", $"DataRoot__Path={volume.PathFor("data")}",
-            .. published.SelectMany(p => new[] { "-p", $"127.0.0.1:{p.Value}:{p.Key}" }), Image]);
+            .. published.SelectMany(p => new[] { "-p", $"127.0.0.1:{p.Value}:{p.Key}" }), .. runArguments, Image]);
         var container = new HostContainer(name, volume, published, new HostEndpoints(new Dictionary<string, string>()));
         try
         {

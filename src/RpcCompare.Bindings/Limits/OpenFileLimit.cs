@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace RpcCompare.Bindings.Limits;
 
 /// <summary>
@@ -15,34 +13,13 @@ public static class OpenFileLimit
     private const string OpenFilesRow = "Max open files";
 
     /// <summary>The process's soft limit on open files, from /proc/self/limits; null where it cannot be read (not Linux) or is unlimited.</summary>
-    public static long? ReadSoftLimit(string limitsFile = "/proc/self/limits")
-    {
-        try
-        {
-            var row = File.ReadLines(limitsFile).FirstOrDefault(line => line.StartsWith(OpenFilesRow, StringComparison.Ordinal));
-            var fields = row?[OpenFilesRow.Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            return fields is [var soft, ..] && long.TryParse(soft, NumberStyles.None, CultureInfo.InvariantCulture, out var limit) ? limit : null;
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
+    public static long? ReadSoftLimit(string limitsFile = "/proc/self/limits") => ProcessLimits.ReadSoftLimit(limitsFile, OpenFilesRow);
 
     /// <summary>
     /// The connections all bindings together may hold: the soft limit less a tenth of it (at least
     /// 1,000 files, at most half), 18,000 of 20,000 and 512 of 1,024. Unbounded when the limit is unknown.
     /// </summary>
-    public static int DefaultMaxConnections(long? softLimit)
-    {
-        if (softLimit is not { } limit || limit >= int.MaxValue)
-        {
-            return int.MaxValue;
-        }
-
-        var reserve = Math.Min(Math.Max(1_000, limit / 10), limit / 2);
-        return (int)Math.Max(1, limit - reserve);
-    }
+    public static int DefaultMaxConnections(long? softLimit) => ProcessLimits.LessReserve(softLimit, 1_000);
 
     /// <summary>
     /// One binding's equal share of <see cref="DefaultMaxConnections"/> when <paramref name="bindings"/>

@@ -36,6 +36,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
     private Socket? _listenSocket;
     private Thread? _acceptThread;
     private int _maxConnections;
+    private string _limit = "";
     private long _nextId;
     private int _disposed;
 
@@ -60,7 +61,16 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         FastCarryRules.Instance.ThrowUnlessCarried(Name, _services.GetServices<RpcServiceDescriptor>().Select(static s => s.Contract));
         _dispatcher = new FastDispatcher(_services, Name, _options.GeneratedCode, _logger);
         _maxConnections = _options.EffectiveMaxConnections;
-        _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} ({_options.Section}:MaxConnections)", _logger);
+        _limit = $"{_maxConnections:#,0} ({_options.Section}:MaxConnections)";
+        // A thread per connection: no more connections than the process may have threads (a container's pids limit).
+        if (TaskLimit.Read() is { } tasks && TaskLimit.ConnectionsWithAThreadEach(tasks.Tasks) is var threads && threads < _maxConnections)
+        {
+            FastServerLog.LimitedByTasks(_logger, Name, threads, _maxConnections, tasks.Tasks, tasks.Source);
+            _maxConnections = threads;
+            _limit = $"{threads:#,0} (a thread each, under {tasks.Source} of {tasks.Tasks:#,0} tasks)";
+        }
+
+        _incidents = new ConnectionIncidents(Name, _limit, _logger);
         var (socket, address) = _listener.Open();
         _listenSocket = socket;
         Address = address;
@@ -158,7 +168,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
 
         // Who the caller is, and whether it is served, is known on the connection's thread (after a TLS handshake, which must not hold up this one).
         var overLimit = open >= _maxConnections
-            ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_maxConnections:#,0} connections ({_options.Section}:MaxConnections); this connection is closed. Try again once others have closed.")
+            ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_limit} connections; this connection is closed. Try again once others have closed.")
             : null;
         var id = Interlocked.Increment(ref _nextId);
         var connection = new FastServerConnection(transport, _listener, _dispatcher!, _options, incidents, _logger, id, overLimit, _handling);
@@ -176,6 +186,19 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
                 incidents.Closed();
             }
         }, ConnectionStackSize) { IsBackground = true, Name = $"{Name} connection {id}" };
-        thread.Start();
+        try
+        {
+            thread.Start();
+        }
+        catch (Exception e) when (e is OutOfMemoryException or ThreadStartException)
+        {
+            // The process may have no more threads (another process took the container's last tasks, say):
+            // this connection is refused, the others go on, and the accept loop stays alive.
+            _connections.TryRemove(id, out _);
+            incidents.Closed();
+            incidents.Add(ConnectionIncident.Refused, "closed at once: no thread could be started for it");
+            connection.Abort();
+            transport.Dispose();
+        }
     }
 }

@@ -21,6 +21,9 @@ internal static partial class FastServerLog
     [LoggerMessage(6, LogLevel.Information, "Binding {Binding} serves {Contract} ({Assembly}) through {Path}")]
     public static partial void ServedThrough(ILogger logger, string binding, string contract, string? assembly, string path);
 
+    [LoggerMessage(7, LogLevel.Warning, "Binding {Binding} takes at most {Connections:#,0} connections, not {Configured:#,0}: it serves each on a thread of its own, and the process may have {Tasks:#,0} tasks ({Source}); a container's pids limit (--pids-limit) raises it")]
+    public static partial void LimitedByTasks(ILogger logger, string binding, int connections, int configured, long tasks, string source);
+
     [LoggerMessage(5, LogLevel.Error, "Accepting a {Binding} connection failed; retrying")]
     public static partial void AcceptFailed(ILogger logger, Exception exception, string binding);
 }
