@@ -32,7 +32,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-PODMAN=(podman --runtime /usr/sbin/runc --cgroup-manager=cgroupfs)
+source docker/fleet/podman.sh
 load=perf/RpcCompare.Load/bin/Release/net10.0/RpcCompare.Load.dll
 [[ -f "$load" ]] || { echo "fleet-cost: no Release build of the load command; dotnet build -c Release perf/RpcCompare.Load" >&2; exit 1; }
 mkdir -p "$output"
@@ -40,7 +40,7 @@ costs=$output/costs.tsv
 trap 'docker/fleet/run.sh down >/dev/null 2>&1 || true' EXIT
 
 # CPU ticks (user + system, all threads) of a container's main process, from /proc/PID/stat.
-pid_of() { "${PODMAN[@]}" inspect -f '{{.State.Pid}}' "rpccompare-fleet_$1_1"; }
+pid_of() { "${PODMAN[@]}" inspect -f '{{.State.Pid}}' "${PROJECT}_$1_1"; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }   # user nice system irq softirq
 HZ=$(getconf CLK_TCK)
@@ -85,7 +85,7 @@ PY
 printf 'replicas\tbinding\toperation\tcalls/s\tfailed\tmachine busy (share of all CPUs)\tmachine us/call\tHAProxy us/call\treplicas us/call\tRedis us/call\n' | tee "$costs"
 docker/fleet/run.sh up
 measure 3 host-1 host-2 host-3
-"${PODMAN[@]}" stop -t 5 rpccompare-fleet_host-2_1 rpccompare-fleet_host-3_1 >/dev/null
+"${PODMAN[@]}" stop -t 5 "${PROJECT}_host-2_1" "${PROJECT}_host-3_1" >/dev/null
 # HAProxy takes them out (two failed checks) before the single replica is measured.
 down=0
 for _ in $(seq 1 30); do

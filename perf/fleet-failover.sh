@@ -27,7 +27,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-PODMAN=(podman --runtime /usr/sbin/runc --cgroup-manager=cgroupfs)
+source docker/fleet/podman.sh
 load=perf/RpcCompare.Load/bin/Release/net10.0/RpcCompare.Load.dll
 [[ -f "$load" ]] || { echo "fleet-failover: no Release build of the load command; dotnet build -c Release perf/RpcCompare.Load" >&2; exit 1; }
 trap 'docker/fleet/run.sh down >/dev/null 2>&1 || true' EXIT
@@ -36,9 +36,9 @@ status=0
 for round in $(seq 1 "$rounds"); do
   echo "== round $round of $rounds: fleet up"
   docker/fleet/run.sh up
-  container=$("${PODMAN[@]}" ps -q --filter "label=io.podman.compose.project=rpccompare-fleet" --filter "label=com.docker.compose.service=$replica")
+  container=$("${PODMAN[@]}" ps -q --filter "label=io.podman.compose.project=$PROJECT" --filter "label=com.docker.compose.service=$replica")
   [[ -n "$container" ]] || { echo "fleet-failover: no running container for $replica" >&2; exit 1; }
-  data=$("${PODMAN[@]}" volume inspect rpccompare-fleet_data --format "{{.Mountpoint}}")/data  # the replicas' DataRoot__Path, /srv/rpccompare/data
+  data=$("${PODMAN[@]}" volume inspect "${PROJECT}_data" --format "{{.Mountpoint}}")/data  # the replicas' DataRoot__Path, /srv/rpccompare/data
   echo "== killing $replica ($container) under load; data root $data"
   dotnet "$load" --chaos kill-replica --host docker/fleet/endpoints.json --data-root "$data" \
     --kill-command "${PODMAN[*]} kill -s KILL $container" --output "$output" "${load_options[@]}" || status=1

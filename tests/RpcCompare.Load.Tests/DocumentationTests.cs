@@ -12,6 +12,6 @@ public sealed class DocumentationTests
         using var writer = new StringWriter();
 
         Assert.Contains(quoted, q => q.Arguments.Contains("--find-max"));
-        Assert.Empty(QuotedCommandCheck.Problems(LoadCommand.Create(LoadCommandRun.CaptureConsole(writer)), quoted));
+        Assert.Empty(QuotedCommandCheck.Problems(LoadCommand.Create(PlainConsole.Into(writer)), quoted));
     }
 }

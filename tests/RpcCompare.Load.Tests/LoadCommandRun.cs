@@ -1,7 +1,6 @@
 using RpcCompare.Load.Reporting;
 using RpcCompare.Perf.Reporting.Dashboard;
 using RpcCompare.Testing;
-using Spectre.Console;
 
 namespace RpcCompare.Load.Tests;
 
@@ -31,14 +30,14 @@ public abstract class LoadCommandRun : IAsyncLifetime
     public static async Task<(int ExitCode, string Console)> InvokeAsync(string[] arguments)
     {
         using var writer = new StringWriter();
-        var exitCode = await LoadCommand.Create(CaptureConsole(writer)).Parse(arguments).InvokeAsync().Bounded();
+        var exitCode = await LoadCommand.Create(PlainConsole.Into(writer)).Parse(arguments).InvokeAsync().Bounded();
         return (exitCode, writer.ToString());
     }
 
     public async Task InitializeAsync()
     {
         using var writer = new StringWriter();
-        var command = LoadCommand.Create(CaptureConsole(writer), report => Report = report);
+        var command = LoadCommand.Create(PlainConsole.Into(writer), report => Report = report);
         ExitCode = await command.Parse([.. Arguments, "--output", _output.FullPath]).InvokeAsync().WaitAsync(TimeSpan.FromMinutes(5));
         Console = writer.ToString();
         var runs = System.IO.Directory.GetDirectories(_output.FullPath);
@@ -49,18 +48,5 @@ public abstract class LoadCommandRun : IAsyncLifetime
     {
         _output.Dispose();
         return Task.CompletedTask;
-    }
-
-    internal static IAnsiConsole CaptureConsole(StringWriter writer)
-    {
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(writer),
-        });
-        console.Profile.Width = 200;
-        return console;
     }
 }

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using RpcCompare.Perf.Reporting.Dashboard;
 using RpcCompare.Testing;
-using Spectre.Console;
 
 namespace RpcCompare.Runner.Tests;
 
@@ -32,14 +31,7 @@ public abstract class RunnerRun : IAsyncLifetime
     public async Task InitializeAsync()
     {
         using var writer = new StringWriter();
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(writer),
-        });
-        console.Profile.Width = 200;
+        var console = PlainConsole.Into(writer);
         ExitCode = await RunnerCommand.Create(console).Parse([.. Arguments, "--output", _output.FullPath]).InvokeAsync()
             .WaitAsync(TimeSpan.FromMinutes(10));
         Console = writer.ToString();

@@ -30,6 +30,7 @@ internal sealed class ChaosSubscriber
     private readonly Func<long> _highestAcknowledged;
     private readonly TimeSpan _attemptTimeout;
     private readonly List<long> _received = [];
+    private long _last; // the highest of _received, kept as they come: Last is read on every resubscription
     private readonly List<ChaosInterruption> _interruptions = [];
     private IPushClient? _client;
     private IPushSubscription? _subscription;
@@ -65,7 +66,7 @@ internal sealed class ChaosSubscriber
         {
             lock (_received)
             {
-                return _received.Count == 0 ? 0 : _received.Max();
+                return _last;
             }
         }
     }
@@ -214,6 +215,7 @@ internal sealed class ChaosSubscriber
         lock (_received)
         {
             _received.Add(notification.Sequence);
+            _last = Math.Max(_last, notification.Sequence);
         }
     }
 

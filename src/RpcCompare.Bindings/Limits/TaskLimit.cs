@@ -12,16 +12,21 @@ namespace RpcCompare.Bindings.Limits;
 /// </summary>
 public static class TaskLimit
 {
+    /// <summary>The <see cref="Reading.Source"/> when RLIMIT_NPROC is the lower limit.</summary>
+    public const string NprocSource = "RLIMIT_NPROC";
+
     private const string ProcessesRow = "Max processes";
 
     /// <summary>What limits the tasks and how many it allows, for a log line.</summary>
     public readonly record struct Reading(long Tasks, string Source);
 
     /// <summary>
-    /// The smallest of the process's task limits: its pids cgroup's pids.max and every ancestor's
-    /// (cgroup v1 or v2, found through /proc/self/mountinfo, so inside a container too), and
-    /// RLIMIT_NPROC for a user other than root (it counts the user's tasks in every process, so
-    /// it is an upper bound). Null where none is set or none can be read (not Linux).
+    /// The smallest of the process's task limits: its pids cgroup's pids.max and those of its
+    /// ancestors the mount shows (cgroup v1 or v2, found through /proc/self/mountinfo, so inside a
+    /// container too, where the container's own cgroup is the top), and RLIMIT_NPROC unless the real
+    /// user is root (the limit counts the user's tasks in every process, so it is an upper bound; root
+    /// in a user namespace is bound by it but read as exempt). Null where none is set or none can be
+    /// read (not Linux).
     /// </summary>
     public static Reading? Read(string proc = "/proc/self")
     {
@@ -29,9 +34,9 @@ public static class TaskLimit
         var nproc = IsRoot(Path.Combine(proc, "status")) ? null : ProcessLimits.ReadSoftLimit(Path.Combine(proc, "limits"), ProcessesRow);
         return (cgroup, nproc) switch
         {
-            ({ } c, { } n) => n < c.Tasks ? new Reading(n, "RLIMIT_NPROC") : c,
+            ({ } c, { } n) => n < c.Tasks ? new Reading(n, NprocSource) : c,
             ({ } c, null) => c,
-            (null, { } n) => new Reading(n, "RLIMIT_NPROC"),
+            (null, { } n) => new Reading(n, NprocSource),
             _ => null,
         };
     }
@@ -49,15 +54,17 @@ public static class TaskLimit
     {
         try
         {
+            // The lowest over every mount that shows the process's cgroup (a hierarchy may be mounted twice).
+            Reading? lowest = null;
             foreach (var (directory, version) in PidsDirectories(File.ReadAllLines(mountInfoFile), File.ReadAllLines(cgroupFile)))
             {
-                if (LowestPidsMax(directory.Mount, directory.Own) is { } tasks)
+                if (LowestPidsMax(directory.Mount, directory.Own) is { } tasks && (lowest is null || tasks < lowest.Value.Tasks))
                 {
-                    return new Reading(tasks, $"the pids cgroup's pids.max ({version})");
+                    lowest = new Reading(tasks, $"the pids cgroup's pids.max ({version})");
                 }
             }
 
-            return null;
+            return lowest;
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
@@ -97,7 +104,7 @@ public static class TaskLimit
             }
 
             var path = own[2];
-            var relative = root == "/" ? path : path.StartsWith(root, StringComparison.Ordinal) ? path[root.Length..] : null;
+            var relative = root == "/" ? path : path == root || path.StartsWith(root + "/", StringComparison.Ordinal) ? path[root.Length..] : null;
             if (relative is not null)
             {
                 yield return ((mountPoint, Path.Join(mountPoint, relative.TrimStart('/'))), isV1Pids ? "cgroup v1" : "cgroup v2");
@@ -127,14 +134,14 @@ public static class TaskLimit
         return lowest;
     }
 
-    // RLIMIT_NPROC does not bind root (CAP_SYS_RESOURCE): the effective uid, /proc/self/status's second Uid field.
+    // RLIMIT_NPROC does not bind a process whose real user is root: /proc/self/status's first Uid field.
     private static bool IsRoot(string statusFile)
     {
         try
         {
             var uid = File.ReadLines(statusFile).FirstOrDefault(static line => line.StartsWith("Uid:", StringComparison.Ordinal))?
                 .Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries);
-            return uid is [_, _, var effective, ..] && effective == "0";
+            return uid is [_, var real, ..] && real == "0";
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {

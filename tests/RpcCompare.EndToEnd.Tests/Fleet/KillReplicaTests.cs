@@ -3,7 +3,6 @@ using RpcCompare.Load;
 using RpcCompare.Load.Chaos;
 using RpcCompare.Load.Reporting;
 using RpcCompare.Testing;
-using Spectre.Console;
 using Xunit.Abstractions;
 
 namespace RpcCompare.EndToEnd.Tests.Fleet;
@@ -25,7 +24,7 @@ public sealed class KillReplicaTests(ITestOutputHelper output)
 
         // Cancelled, not just abandoned, past its bound: a run left going would outlive the fleet.
         using var bound = new CancellationTokenSource(TimeSpan.FromMinutes(5));
-        var exitCode = await LoadCommand.Create(Capture(console), r => report = r).Parse(
+        var exitCode = await LoadCommand.Create(PlainConsole.Into(console), r => report = r).Parse(
         [
             "--chaos", "kill-replica", "--quick", "--host", fleet.BalancerEndpointsFile,
             "--kill-command", $"kill -9 {doomed.Host.Id.ToString(CultureInfo.InvariantCulture)}", "--data-root", fleet.DataRoot, "--output", results.FullPath,
@@ -62,18 +61,5 @@ public sealed class KillReplicaTests(ITestOutputHelper output)
         var resumed = push.Subscribers.Where(s => s.Interruptions.Count > 0).ToList();
         Assert.True(resumed.Count > 0, seen);
         Assert.All(resumed, s => Assert.All(s.Interruptions, i => Assert.True(i.ResumedSeconds >= i.EndedSeconds, seen)));
-    }
-
-    private static IAnsiConsole Capture(StringWriter writer)
-    {
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(writer),
-        });
-        console.Profile.Width = 200;
-        return console;
     }
 }

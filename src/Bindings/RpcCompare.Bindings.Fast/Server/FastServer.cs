@@ -36,7 +36,8 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
     private Socket? _listenSocket;
     private Thread? _acceptThread;
     private int _maxConnections;
-    private string _limit = "";
+    // What sets the limit, for the log and refusals: "FastTcp:MaxConnections", or the task limit that lowered it.
+    private string _limitSource = "";
     private long _nextId;
     private int _disposed;
 
@@ -61,23 +62,24 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         FastCarryRules.Instance.ThrowUnlessCarried(Name, _services.GetServices<RpcServiceDescriptor>().Select(static s => s.Contract));
         _dispatcher = new FastDispatcher(_services, Name, _options.GeneratedCode, _logger);
         _maxConnections = _options.EffectiveMaxConnections;
-        _limit = $"{_maxConnections:#,0} ({_options.Section}:MaxConnections)";
+        _limitSource = $"{_options.Section}:MaxConnections";
         // A thread per connection: no more connections than the process may have threads (a container's pids limit).
-        if (TaskLimit.Read() is { } tasks && TaskLimit.ConnectionsWithAThreadEach(tasks.Tasks) is var threads && threads < _maxConnections)
+        if (ConnectionThreads.Limit is { } tasks && ConnectionThreads.Capacity < _maxConnections)
         {
-            FastServerLog.LimitedByTasks(_logger, Name, threads, _maxConnections, tasks.Tasks, tasks.Source);
-            _maxConnections = threads;
-            _limit = $"{threads:#,0} (a thread each, under {tasks.Source} of {tasks.Tasks:#,0} tasks)";
+            FastServerLog.LimitedByTasks(_logger, Name, ConnectionThreads.Capacity, _maxConnections, tasks.Tasks, tasks.Source,
+                tasks.Source == TaskLimit.NprocSource ? "ulimit -u (--ulimit nproc)" : "a container's pids limit (--pids-limit)");
+            _maxConnections = ConnectionThreads.Capacity;
+            _limitSource = $"a thread each, under {tasks.Source} of {tasks.Tasks:#,0} tasks, shared by the fast bindings";
         }
 
-        _incidents = new ConnectionIncidents(Name, _limit, _logger);
+        _incidents = new ConnectionIncidents(Name, $"{_maxConnections:#,0} ({_limitSource})", _logger);
         var (socket, address) = _listener.Open();
         _listenSocket = socket;
         Address = address;
         _acceptThread = new Thread(AcceptLoop) { IsBackground = true, Name = $"{Name} accept" };
         _acceptThread.Start();
         FastServerLog.Listening(_logger, Name, address);
-        FastServerLog.Limits(_logger, Name, _options.Section, _maxConnections, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds,
+        FastServerLog.Limits(_logger, Name, _options.Section, _maxConnections, _limitSource, _options.MaxMessageSize, _options.FrameTimeout.TotalSeconds, _options.IdleTimeout.TotalSeconds,
             _listener.UsesTls ? 0 : _options.SpinWait.TotalMicroseconds);
         return Task.CompletedTask;
     }
@@ -155,20 +157,27 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
 
         var transport = _listener.Transport(socket);
         var open = _connections.Count;
+        var closeAtOnce = open >= _maxConnections + RefusalsAnsweredAtOnce;
         if (open >= _maxConnections)
         {
-            var closeAtOnce = open >= _maxConnections + RefusalsAnsweredAtOnce;
             incidents.Add(ConnectionIncident.Refused, closeAtOnce ? "closed at once" : "answered QuotaExceeded");
-            if (closeAtOnce)
+        }
+
+        // Every fast server of the process shares one budget of threads (the task limit): with none left, closed at once.
+        if (closeAtOnce || !ConnectionThreads.TryTake())
+        {
+            if (!closeAtOnce && open < _maxConnections)
             {
-                transport.Dispose();
-                return;
+                incidents.Add(ConnectionIncident.Refused, "closed at once: the fast bindings' threads are all in use");
             }
+
+            transport.Dispose();
+            return;
         }
 
         // Who the caller is, and whether it is served, is known on the connection's thread (after a TLS handshake, which must not hold up this one).
         var overLimit = open >= _maxConnections
-            ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_limit} connections; this connection is closed. Try again once others have closed.")
+            ? new RpcServiceException(RpcErrorCode.QuotaExceeded, $"The {Name} server is serving its limit of {_maxConnections:#,0} connections ({_limitSource}); this connection is closed. Try again once others have closed.")
             : null;
         var id = Interlocked.Increment(ref _nextId);
         var connection = new FastServerConnection(transport, _listener, _dispatcher!, _options, incidents, _logger, id, overLimit, _handling);
@@ -184,6 +193,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             {
                 _connections.TryRemove(id, out _);
                 incidents.Closed();
+                ConnectionThreads.Release();
             }
         }, ConnectionStackSize) { IsBackground = true, Name = $"{Name} connection {id}" };
         try
@@ -192,13 +202,18 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         }
         catch (Exception e) when (e is OutOfMemoryException or ThreadStartException)
         {
-            // The process may have no more threads (another process took the container's last tasks, say):
-            // this connection is refused, the others go on, and the accept loop stays alive.
+            // The process has no task left after all (another process in the container took the last, say):
+            // this connection is closed and the accept loop goes on. Only the reserve keeps the rest of the
+            // host clear of this point; the thread pool cannot grow here either.
             _connections.TryRemove(id, out _);
             incidents.Closed();
-            incidents.Add(ConnectionIncident.Refused, "closed at once: no thread could be started for it");
-            connection.Abort();
-            transport.Dispose();
+            ConnectionThreads.Release();
+            if (overLimit is null)
+            {
+                incidents.Add(ConnectionIncident.Refused, "closed at once: no thread could be started for it");
+            }
+
+            connection.Dispose();
         }
     }
 }

@@ -30,6 +30,22 @@ public sealed class TaskLimitTests : IDisposable
     }
 
     [Fact]
+    public void AHierarchyMountedTwice_GivesItsLowestLimit()
+    {
+        var machine = Cgroup("pids-machine");
+        Directory.CreateDirectory(Path.Combine(machine, "libpod_parent", "libpod-275a2b82"));
+        File.WriteAllText(Path.Combine(machine, "libpod_parent", "pids.max"), "900\n");
+        File.WriteAllText(Path.Combine(machine, "libpod_parent", "libpod-275a2b82", "pids.max"), "2048\n");
+        var own = Cgroup("pids-own", ("pids.max", "2048"));
+        WriteProc(
+            mountInfo: [$"1200 1190 0:31 {Container} {own} rw - cgroup cgroup rw,pids", $"1300 1190 0:31 / {machine} rw - cgroup cgroup rw,pids"],
+            cgroups: [$"8:pids:{Container}"], uid: 0, nprocSoft: "unlimited");
+
+        // The container's own mount shows 2,048; the machine's shows the parent's 900 above it.
+        Assert.Equal(900, TaskLimit.Read(Proc)?.Tasks);
+    }
+
+    [Fact]
     public void OnCgroupV2_AnAncestorsLowerLimitCounts()
     {
         var root = Cgroup("unified");
@@ -45,11 +61,11 @@ public sealed class TaskLimitTests : IDisposable
     [Fact]
     public void ForAnotherUser_RlimitNprocCountsWhenItIsLower()
     {
-        var pids = Cgroup("pids", ("pids.max", "2048"));
+        var pids = Cgroup("pids");
         WriteProc(mountInfo: [$"1200 1190 0:31 / {pids} rw - cgroup cgroup rw,pids"], cgroups: ["8:pids:/"], uid: 1000, nprocSoft: "1500");
 
         // The machine's root cgroup has no pids.max: only the user's RLIMIT_NPROC limits.
-        Assert.Equal(new TaskLimit.Reading(1_500, "RLIMIT_NPROC"), TaskLimit.Read(Proc));
+        Assert.Equal(new TaskLimit.Reading(1_500, TaskLimit.NprocSource), TaskLimit.Read(Proc));
     }
 
     [Fact]
@@ -69,6 +85,10 @@ public sealed class TaskLimitTests : IDisposable
         var pids = Cgroup("pids", ("pids.max", "64"));
         WriteProc(mountInfo: [$"1200 1190 0:31 /other {pids} rw - cgroup cgroup rw,pids"], cgroups: [$"8:pids:{Container}"], uid: 0, nprocSoft: "unlimited");
 
+        Assert.Null(TaskLimit.Read(Proc));
+
+        // Nor one whose root is a prefix of the process's path but not a directory above it.
+        WriteProc(mountInfo: [$"1200 1190 0:31 {Container} {pids} rw - cgroup cgroup rw,pids"], cgroups: [$"8:pids:{Container}x/inner"], uid: 0, nprocSoft: "unlimited");
         Assert.Null(TaskLimit.Read(Proc));
     }
 
