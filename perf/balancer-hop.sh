@@ -9,7 +9,7 @@
 #                        [-- more runner options]
 #
 # Needs HAProxy (tests/install-prerequisites.sh installs it) and Release builds of the host and the
-# runner (dotnet build -c Release hosts/RpcCompare.Host perf/RpcCompare.Runner). About 100 s per run.
+# runner (dotnet build -c Release hosts/RpcCompare.Host; dotnet build -c Release perf/RpcCompare.Runner). About 100 s per run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -31,7 +31,7 @@ done
 host=hosts/RpcCompare.Host/bin/Release/net10.0/RpcCompare.Host.dll
 runner=perf/RpcCompare.Runner/bin/Release/net10.0/RpcCompare.Runner.dll
 for built in "$host" "$runner"; do
-  [[ -f "$built" ]] || { echo "balancer-hop: no Release build of $built; dotnet build -c Release hosts/RpcCompare.Host perf/RpcCompare.Runner" >&2; exit 1; }
+  [[ -f "$built" ]] || { echo "balancer-hop: no Release build of $built; dotnet build -c Release hosts/RpcCompare.Host; dotnet build -c Release perf/RpcCompare.Runner" >&2; exit 1; }
 done
 command -v haproxy >/dev/null || { echo "balancer-hop: haproxy not found; bash tests/install-prerequisites.sh" >&2; exit 1; }
 
