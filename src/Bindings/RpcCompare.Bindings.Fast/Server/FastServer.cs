@@ -163,10 +163,16 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             incidents.Add(ConnectionIncident.Refused, closeAtOnce ? "closed at once" : "answered QuotaExceeded");
         }
 
-        // Every fast server of the process shares one budget of threads (the task limit): with none left, closed at once.
-        if (closeAtOnce || !ConnectionThreads.TryTake())
+        if (closeAtOnce)
         {
-            if (!closeAtOnce && open < _maxConnections)
+            transport.Dispose();
+            return;
+        }
+
+        // Every fast server of the process shares one budget of threads (the task limit): with none left, closed at once.
+        if (!ConnectionThreads.TryTake())
+        {
+            if (open < _maxConnections)
             {
                 incidents.Add(ConnectionIncident.Refused, "closed at once: the fast bindings' threads are all in use");
             }
@@ -183,6 +189,13 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
         var connection = new FastServerConnection(transport, _listener, _dispatcher!, _options, incidents, _logger, id, overLimit, _handling);
         _connections[id] = connection;
         incidents.Opened();
+        void Ended()
+        {
+            _connections.TryRemove(id, out _);
+            incidents.Closed();
+            ConnectionThreads.Release();
+        }
+
         var thread = new Thread(() =>
         {
             try
@@ -191,9 +204,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             }
             finally
             {
-                _connections.TryRemove(id, out _);
-                incidents.Closed();
-                ConnectionThreads.Release();
+                Ended();
             }
         }, ConnectionStackSize) { IsBackground = true, Name = $"{Name} connection {id}" };
         try
@@ -205,9 +216,7 @@ internal sealed class FastServer : IHostedService, IBindingServer, IAsyncDisposa
             // The process has no task left after all (another process in the container took the last, say):
             // this connection is closed and the accept loop goes on. Only the reserve keeps the rest of the
             // host clear of this point; the thread pool cannot grow here either.
-            _connections.TryRemove(id, out _);
-            incidents.Closed();
-            ConnectionThreads.Release();
+            Ended();
             if (overLimit is null)
             {
                 incidents.Add(ConnectionIncident.Refused, "closed at once: no thread could be started for it");
