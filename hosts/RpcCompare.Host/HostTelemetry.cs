@@ -70,7 +70,7 @@ internal static class HostTelemetry
             .ConfigureResource(resource => resource.AddService("rpccompare-host", serviceInstanceId: Environment.MachineName + ":" + Environment.ProcessId))
             .WithTracing(tracing =>
             {
-                tracing.AddSource(RpcServerTelemetry.SourceName);
+                tracing.AddSource(RpcServerTelemetry.SourceName, PushTelemetry.SourceName);
                 if (otlp is not null)
                 {
                     tracing.AddOtlpExporter(o => Otlp(o, otlp, protocol, "v1/traces"));

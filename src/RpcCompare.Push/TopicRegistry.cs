@@ -178,7 +178,7 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
             return new PublishReply();
         }
 
-        var (sequence, queued, full) = topic.Publish(notification, _options.QueueCapacity, this);
+        var (sequence, queued, full) = topic.Publish(notification, NotificationTrace.ForPublication(notification), _options.QueueCapacity, this);
         Interlocked.Increment(ref _published);
         Dropped(topic, full);
         return new PublishReply { Sequence = sequence, Queued = queued, Disconnected = full.Count };
@@ -291,6 +291,13 @@ public sealed class TopicRegistry : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(notification);
         Validate(notification.Topic);
+        var (traceParent, traceState) = NotificationTrace.ForPublication(notification);
+        if (traceParent != notification.TraceParent || traceState != notification.TraceState)
+        {
+            // The broker stores what every replica delivers: the trace this host decided on, not the caller's object changed.
+            notification = NotificationTrace.Copy(notification, traceParent, traceState);
+        }
+
         try
         {
             return new PublishReply { Sequence = await _broker!.PublishAsync(notification, cancellationToken).ConfigureAwait(false) };

@@ -74,6 +74,35 @@ public abstract class PushBrokerTests
     }
 
     [Fact]
+    public async Task APublicationsTraceContext_ReachesTheSubscribersOfEveryReplica_AndAnUntracedOrUnreadableOneCarriesNone()
+    {
+        // What a publisher's client writes (NotificationTrace.WithCallersTrace); no span is current here, so the
+        // replica passes it on as it came.
+        const string traceParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        await using var replicas = NewReplicas();
+        var (onFirst, _) = await replicas[0].SubscribeAsync(Awkward);
+        var (onSecond, _) = await replicas[1].SubscribeAsync(Awkward);
+        var traced = Replicas.Numbered(Awkward, 1);
+        traced.TraceParent = traceParent;
+        traced.TraceState = "rojo=00f067aa0ba902b7";
+        await replicas[0].PublishAsync(traced);
+        await replicas[1].PublishAsync(Replicas.Numbered(Awkward, 2));
+        var unreadable = Replicas.Numbered(Awkward, 3);
+        unreadable.TraceParent = "not a traceparent";
+        await replicas[1].PublishAsync(unreadable);
+
+        foreach (var subscriber in new[] { onFirst, onSecond })
+        {
+            var received = await ReadAsync(subscriber, 3);
+            Assert.Equal((traceParent, "rojo=00f067aa0ba902b7"), (received[0].TraceParent, received[0].TraceState));
+            Assert.Equal((null, null), (received[1].TraceParent, received[1].TraceState));
+
+            // The replica it was published on did not pass on what it could not read.
+            Assert.Equal((null, null), (received[2].TraceParent, received[2].TraceState));
+        }
+    }
+
+    [Fact]
     public async Task ConcurrentPublishersOnTwoReplicas_EverySubscriberSeesEachTopicInTheSameOrder()
     {
         await using var replicas = NewReplicas();

@@ -36,4 +36,17 @@ public sealed class Notification
     /// <summary>The payload: short strings (the original used 20).</summary>
     [DataMember(Order = 5)]
     public List<string> Items { get; set; } = [];
+
+    /// <summary>
+    /// The W3C <c>traceparent</c> of the span that published it, so that a subscriber (and every host
+    /// that delivers it) can continue the publisher's trace; null for an untraced publication. A
+    /// publisher's client writes the caller's current span; the host replaces it with the span of
+    /// the publish call it recorded, if any, and drops a value that is not a valid traceparent.
+    /// </summary>
+    [DataMember(Order = 6, EmitDefaultValue = false)]
+    public string? TraceParent { get; set; }
+
+    /// <summary>The W3C <c>tracestate</c> that goes with <see cref="TraceParent"/>, if any (at most 512 characters).</summary>
+    [DataMember(Order = 7, EmitDefaultValue = false)]
+    public string? TraceState { get; set; }
 }

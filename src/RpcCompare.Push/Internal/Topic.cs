@@ -115,20 +115,18 @@ internal sealed partial class Topic
         }
     }
 
-    /// <summary>Numbers a publication on this host (no broker) and queues it for every subscriber.</summary>
-    public (long Sequence, int Queued, List<PushSubscriber> Full) Publish(Notification notification, int capacity, TopicRegistry registry)
+    /// <summary>
+    /// Numbers a publication on this host (no broker) and queues it for every subscriber, carrying
+    /// <paramref name="trace"/> (<see cref="NotificationTrace.ForPublication"/>).
+    /// </summary>
+    public (long Sequence, int Queued, List<PushSubscriber> Full) Publish(Notification notification, (string? Parent, string? State) trace, int capacity, TopicRegistry registry)
     {
         lock (_lock)
         {
             // A copy per publication: every subscriber's queue holds the same instance, and the caller's object stays the caller's.
-            var (queued, full) = FanOut(new Notification
-            {
-                Topic = Name,
-                Sequence = ++_sequence,
-                SentTimestamp = notification.SentTimestamp,
-                Publisher = notification.Publisher,
-                Items = notification.Items,
-            }, capacity, registry);
+            var numbered = NotificationTrace.Copy(notification, trace.Parent, trace.State);
+            numbered.Sequence = ++_sequence;
+            var (queued, full) = FanOut(numbered, capacity, registry);
             return (_sequence, queued, full);
         }
     }
@@ -195,6 +193,7 @@ internal sealed partial class Topic
     // Under the lock.
     private (int Queued, List<PushSubscriber> Full) FanOut(Notification notification, int capacity, TopicRegistry registry)
     {
+        var span = PushTelemetry.StartDelivery(notification);
         List<PushSubscriber> full = [];
         var queued = 0;
         var publication = new Publication(notification, registry);
@@ -241,6 +240,7 @@ internal sealed partial class Topic
             subscriber.End($"Disconnected by the server: {capacity} notifications were waiting unread on topic '{Name}' (Push:QueueCapacity); a subscriber that falls this far behind is dropped so it cannot delay the others.");
         }
 
+        PushTelemetry.EndDelivery(span, queued);
         return (queued, full);
     }
 }

@@ -5,6 +5,7 @@ using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Fast.Push;
 
@@ -49,7 +50,7 @@ internal sealed class FastPushClient : IPushClient
     }
 
     public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
-        CallAsync<Notification, PublishReply>(FrameKind.Publish, notification, cancellationToken);
+        CallAsync<Notification, PublishReply>(FrameKind.Publish, NotificationTrace.WithCallersTrace(notification), cancellationToken);
 
     public async ValueTask DisposeAsync()
     {

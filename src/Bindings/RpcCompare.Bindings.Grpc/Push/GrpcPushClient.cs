@@ -5,6 +5,7 @@ using ProtoBuf.Grpc.Client;
 using RpcCompare.Bindings.Grpc.Client;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Contracts.Push;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Grpc.Push;
 
@@ -73,7 +74,7 @@ internal sealed class GrpcPushClient : IPushClient
     }
 
     public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
-        _service.PublishAsync(notification).WaitAsync(cancellationToken);
+        _service.PublishAsync(NotificationTrace.WithCallersTrace(notification)).WaitAsync(cancellationToken);
 
     public async ValueTask DisposeAsync()
     {

@@ -51,6 +51,10 @@ internal static class PushCodec
         {
             buffer.WriteString(item);
         }
+
+        // The publisher's W3C trace context after the items (NotificationTrace), empty strings when untraced.
+        buffer.WriteString(value.TraceParent);
+        buffer.WriteString(value.TraceState);
     }
 
     public static Notification ReadNotification(ref PayloadReader reader)
@@ -69,6 +73,8 @@ internal static class PushCodec
             notification.Items.Add(reader.ReadString());
         }
 
+        notification.TraceParent = reader.ReadString() is { Length: > 0 } traceParent ? traceParent : null;
+        notification.TraceState = reader.ReadString() is { Length: > 0 } traceState ? traceState : null;
         return notification;
     }
 

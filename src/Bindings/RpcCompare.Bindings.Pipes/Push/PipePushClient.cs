@@ -3,8 +3,10 @@ using System.Text;
 using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Bindings.Push;
+using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Pipes.Push;
 
@@ -46,7 +48,7 @@ internal sealed class PipePushClient : IPushClient
     }
 
     public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
-        CallAsync(OperationCode.Publish, notification, PushCodec.WriteNotification, PushCodec.ReadPublishReply, cancellationToken);
+        CallAsync(OperationCode.Publish, NotificationTrace.WithCallersTrace(notification), PushCodec.WriteNotification, PushCodec.ReadPublishReply, cancellationToken);
 
     public async ValueTask DisposeAsync()
     {
@@ -104,11 +106,21 @@ internal sealed class PipePushClient : IPushClient
             }
 
             using var frame = new FrameBuffer();
+            // A call made within a span carries it, as PipeRpcClient's do, so the host's span for it continues the caller's trace.
+            var caller = BinaryTraceContext.Caller;
+            var code = (byte)operation;
+            if (caller is not null)
+            {
+                frame.WriteTraceContext(caller);
+                code |= PipeFrame.TraceContextFlag;
+            }
+
             encode(frame, request);
-            if (frame.BodyLength > _options.MaxMessageSize)
+            var messageLength = frame.BodyLength - (caller is null ? 0 : BinaryTraceContext.Size);
+            if (messageLength > _options.MaxMessageSize)
             {
                 throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
-                    $"The request of {frame.BodyLength} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes; nothing was sent.");
+                    $"The request of {messageLength} bytes exceeds the pipes client's limit of {_options.MaxMessageSize} bytes; nothing was sent.");
             }
 
             var stream = _stream ?? await ConnectAsync();
@@ -117,7 +129,7 @@ internal sealed class PipePushClient : IPushClient
                 _pending.Enqueue(reply);
             }
 
-            await stream.WriteAsync(frame.Complete((byte)operation), CancellationToken.None);
+            await stream.WriteAsync(frame.Complete(code), CancellationToken.None);
         }
         finally
         {

@@ -2,6 +2,7 @@ using System.ServiceModel;
 using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Wcf.Client;
 using RpcCompare.Contracts.Push;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Wcf.Push;
 
@@ -46,6 +47,8 @@ internal sealed class WcfPushClient : IPushClient
 
     public async Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default)
     {
+        // Before the first await: the caller's span is the current one here.
+        notification = NotificationTrace.WithCallersTrace(notification);
         var channel = await ChannelAsync(cancellationToken);
         return await CallAsync(() => channel.PublishAsync(notification), cancellationToken);
     }

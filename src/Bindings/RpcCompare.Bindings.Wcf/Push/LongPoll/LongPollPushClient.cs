@@ -3,6 +3,7 @@ using RpcCompare.Bindings.Push;
 using RpcCompare.Bindings.Security;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
+using RpcCompare.Push;
 
 namespace RpcCompare.Bindings.Wcf.Push.LongPoll;
 
@@ -52,7 +53,7 @@ internal sealed class LongPollPushClient : IPushClient
     }
 
     public Task<PublishReply> PublishAsync(Notification notification, CancellationToken cancellationToken = default) =>
-        SendAsync<PublishReply>(HttpMethod.Post, LongPollWire.Publish, notification, cancellationToken);
+        SendAsync<PublishReply>(HttpMethod.Post, LongPollWire.Publish, NotificationTrace.WithCallersTrace(notification), cancellationToken);
 
     public async ValueTask DisposeAsync()
     {
