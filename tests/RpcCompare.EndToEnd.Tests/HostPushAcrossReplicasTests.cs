@@ -1,8 +1,10 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Globalization;
 using RpcCompare.Bindings;
 using RpcCompare.Client;
 using RpcCompare.Contracts.Push;
+using RpcCompare.Push;
 using RpcCompare.Testing;
 
 namespace RpcCompare.EndToEnd.Tests;
@@ -78,6 +80,45 @@ public sealed class HostPushAcrossReplicasTests
                 () => $"{binding}: received {string.Join(", ", received.Select(n => n.Sequence))}; second host:\n{second.Output}");
             Assert.Equal(["2", "3"], received.Where(n => n.Sequence > 0).Select(n => n.Items.Single()));
         }
+    }
+
+    [Fact]
+    public async Task APublishersTrace_ReachesTheOtherHost_WhichExportsItsDelivery_AndTheSubscriberCanContinueIt()
+    {
+        const string topic = "traced-room";
+        await using var redis = await RedisServer.StartAsync();
+        using var directory = new TemporaryDirectory();
+        using var publishing = new OtlpHttpReceiver();
+        using var delivering = new OtlpHttpReceiver();
+        await using var first = HostProcess.Start("--bindings", "pipes", "--push-redis", redis.Configuration, "--otlp-endpoint", publishing.Address, "--otlp-protocol", "http/protobuf",
+            "--endpoints-file", directory.PathFor("first.json"), "--socket-dir", directory.PathFor("first"));
+        await using var second = HostProcess.Start("--bindings", "fast-uds", "--push-redis", redis.Configuration, "--otlp-endpoint", delivering.Address, "--otlp-protocol", "http/protobuf",
+            "--endpoints-file", directory.PathFor("second.json"), "--socket-dir", directory.PathFor("second"));
+        var publishTo = await first.WaitForEndpointsAsync(directory.PathFor("first.json"));
+        var subscribeTo = await second.WaitForEndpointsAsync(directory.PathFor("second.json"));
+        using var factory = RpcClientFactory.CreateDefault();
+        await using var subscriberClient = factory.CreatePushClient(BindingNames.FastUds, subscribeTo[BindingNames.FastUds]);
+        var received = new ConcurrentQueue<Notification>();
+        await using var subscription = await subscriberClient.SubscribeAsync(topic, received.Enqueue).Bounded();
+        await using var publisher = factory.CreatePushClient(BindingNames.Pipes, publishTo[BindingNames.Pipes]);
+
+        var trace = new byte[16];
+        // Sampled, as a traced caller's span is: the hosts' parent-based samplers record its children.
+        using (var caller = new Activity("publisher") { ActivityTraceFlags = ActivityTraceFlags.Recorded }.SetIdFormat(ActivityIdFormat.W3C).Start())
+        {
+            caller.TraceId.CopyTo(trace);
+            await publisher.PublishAsync(new Notification { Topic = topic, Items = ["1"] }).Bounded();
+        }
+
+        await Eventually.HoldsAsync(() => received.Any(n => n.Sequence > 0), TestTimeout.Default, () => $"nothing received; second host:\n{second.Output}");
+        Assert.True(NotificationTrace.TryGetParent(received.First(n => n.Sequence > 0), out var parent));
+        Assert.Equal(Convert.ToHexStringLower(trace), parent.TraceId.ToHexString());
+
+        // The first host's span for the publish call, and the second's delivery (the topic is one of its attributes), in the publisher's trace.
+        await Eventually.HoldsAsync(() => publishing.AnyTracePostHolds(trace, "Publish"), TestTimeout.Default,
+            () => $"the publishing host exported no span of the trace ({publishing.Traces.Count} posts); its output:\n{first.Output}");
+        await Eventually.HoldsAsync(() => delivering.AnyTracePostHolds(trace, topic) && delivering.AnyTracePostHolds(trace, PushTelemetry.DeliverySpanName), TestTimeout.Default,
+            () => $"the delivering host exported no delivery of the trace ({delivering.Traces.Count} posts); its output:\n{second.Output}");
     }
 
     [Theory]

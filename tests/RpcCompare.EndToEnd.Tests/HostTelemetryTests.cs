@@ -1,6 +1,3 @@
-using System.Collections.Concurrent;
-using System.Net;
-using System.Text;
 using RpcCompare.Bindings;
 using RpcCompare.Testing;
 
@@ -78,57 +75,5 @@ public sealed class HostTelemetryTests
 
         Assert.Equal(2, await host.WaitForExitAsync());
         Assert.Contains("--otlp-protocol must be grpc or http/protobuf; got 'json'.", host.Output, StringComparison.Ordinal);
-    }
-
-    /// <summary>Accepts OTLP/HTTP posts on 127.0.0.1 and keeps each trace post's body as text (protobuf strings read as they are).</summary>
-    private sealed class OtlpHttpReceiver : IDisposable
-    {
-        private readonly HttpListener _listener = new();
-        private readonly ConcurrentQueue<string> _traces = new();
-
-        public OtlpHttpReceiver()
-        {
-            var port = FreePort.OnLoopback();
-            Address = $"http://127.0.0.1:{port}";
-            _listener.Prefixes.Add(Address + "/");
-            _listener.Start();
-            _ = AcceptAsync();
-        }
-
-        public string Address { get; }
-
-        public ConcurrentQueue<string> Traces => _traces;
-
-        public void Dispose() => _listener.Close();
-
-        private async Task AcceptAsync()
-        {
-            while (_listener.IsListening)
-            {
-                HttpListenerContext context;
-                try
-                {
-                    context = await _listener.GetContextAsync();
-                }
-                catch (Exception e) when (e is HttpListenerException or ObjectDisposedException)
-                {
-                    return;
-                }
-
-                using (var body = new MemoryStream())
-                {
-                    await context.Request.InputStream.CopyToAsync(body);
-                    if (context.Request.Url?.AbsolutePath == "/v1/traces")
-                    {
-                        _traces.Enqueue(Encoding.UTF8.GetString(body.ToArray()));
-                    }
-                }
-
-                // An empty ExportTraceServiceResponse: success.
-                context.Response.StatusCode = 200;
-                context.Response.ContentType = "application/x-protobuf";
-                context.Response.Close();
-            }
-        }
     }
 }
