@@ -14,7 +14,8 @@ public static class PushMetrics
     /// <summary>The meter to subscribe to.</summary>
     public const string MeterName = "RpcCompare.Push";
 
-    internal static void Observe(IMeterFactory meters, TopicRegistry registry)
+    /// <summary>The registry's observed instruments; the meter, for the instruments measured as things happen.</summary>
+    internal static Meter Observe(IMeterFactory meters, TopicRegistry registry)
     {
         var meter = meters.Create(MeterName);
         meter.CreateObservableUpDownCounter("rpccompare.push.topics", () => registry.Statistics.Topics, "{topic}",
@@ -29,5 +30,6 @@ public static class PushMetrics
             "Publications queued for this host's subscribers (once per publication, however many subscribers).");
         meter.CreateObservableCounter("rpccompare.push.subscribers.dropped", () => registry.Disconnected, "{subscriber}",
             "Subscribers the host ended because their queue was full (they read too slowly).");
+        return meter;
     }
 }

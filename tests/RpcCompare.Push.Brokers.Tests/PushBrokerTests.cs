@@ -1,3 +1,6 @@
+using System.Collections.Concurrent;
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Testing;
@@ -100,6 +103,46 @@ public abstract class PushBrokerTests
             // The replica it was published on did not pass on what it could not read.
             Assert.Equal((null, null), (received[2].TraceParent, received[2].TraceState));
         }
+    }
+
+    [Fact]
+    public async Task TheBrokersShare_IsMeasuredOnThePublishingReplica_OncePerPublicationOfItsOwn()
+    {
+        await using var services = new ServiceCollection().AddMetrics().BuildServiceProvider();
+        var meters = services.GetRequiredService<IMeterFactory>();
+        var measured = new ConcurrentQueue<(string Name, double Seconds)>();
+        using var listener = new MeterListener
+        {
+            // The first replica's histograms only: its meter comes from this test's factory.
+            InstrumentPublished = (instrument, l) =>
+            {
+                if (instrument.Meter.Name == PushMetrics.MeterName && ReferenceEquals(instrument.Meter.Scope, meters) && instrument is Histogram<double>)
+                {
+                    l.EnableMeasurementEvents(instrument);
+                }
+            },
+        };
+        listener.SetMeasurementEventCallback<double>((instrument, seconds, _, _) => measured.Enqueue((instrument.Name, seconds)));
+        listener.Start();
+        await using var replicas = new Replicas(prefix => NewBroker(Server.Port, prefix), firstReplicasMeters: meters);
+        var (subscriber, _) = await replicas[1].SubscribeAsync(Awkward);
+
+        // Both replicas publish at once: the other's publications come through the first's feed too, and are not its own.
+        await Task.WhenAll(Enumerable.Range(0, 2).Select(r => Task.Run(async () =>
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                await replicas[r].PublishAsync(Replicas.Numbered(Awkward, (r * 100) + i));
+            }
+        })));
+        await ReadAsync(subscriber, 40);
+
+        const string published = "rpccompare.push.broker.publish.duration", fed = "rpccompare.push.broker.feed.delay";
+        await Eventually.HoldsAsync(() => measured.Count(m => m.Name == fed) >= 20, TestTimeout.Default,
+            () => $"feed delays measured: {measured.Count(m => m.Name == fed)} of 20");
+        Assert.Equal(20, measured.Count(m => m.Name == published));
+        Assert.Equal(20, measured.Count(m => m.Name == fed));
+        Assert.All(measured, m => Assert.InRange(m.Seconds, double.Epsilon, 10));
     }
 
     [Fact]

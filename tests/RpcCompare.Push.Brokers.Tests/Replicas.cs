@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Logging.Abstractions;
 using RpcCompare.Contracts.Push;
 
@@ -14,13 +15,15 @@ public sealed class Replicas : IAsyncDisposable
     /// <param name="newBroker">A new connection to the broker, with <see cref="Prefix"/> as its prefix.</param>
     /// <param name="count">How many replicas.</param>
     /// <param name="queueCapacity">Each subscriber's queue (Push:QueueCapacity).</param>
-    public Replicas(Func<string, IPushBroker> newBroker, int count = 2, int queueCapacity = 256)
+    /// <param name="firstReplicasMeters">Where the first replica's metrics go; none by default, and never the others'.</param>
+    public Replicas(Func<string, IPushBroker> newBroker, int count = 2, int queueCapacity = 256, IMeterFactory? firstReplicasMeters = null)
     {
         ArgumentNullException.ThrowIfNull(newBroker);
         for (var i = 0; i < count; i++)
         {
             var broker = newBroker(Prefix);
-            _replicas.Add((new TopicRegistry(Microsoft.Extensions.Options.Options.Create(new PushOptions { QueueCapacity = queueCapacity }), NullLogger<TopicRegistry>.Instance, broker), broker));
+            var options = Microsoft.Extensions.Options.Options.Create(new PushOptions { QueueCapacity = queueCapacity });
+            _replicas.Add((new TopicRegistry(options, NullLogger<TopicRegistry>.Instance, broker, i == 0 ? firstReplicasMeters : null), broker));
         }
     }
 
