@@ -18,12 +18,13 @@ public static class NotificationProtobuf
         return buffer.ToArray();
     }
 
-    /// <summary>A stored notification, numbered <paramref name="sequence"/>.</summary>
+    /// <summary>A stored notification, numbered <paramref name="sequence"/>, its trace context cleaned (<see cref="NotificationTrace"/>).</summary>
     /// <exception cref="ProtoBuf.ProtoException">The body is not protobuf of a notification.</exception>
     public static Notification Deserialize(byte[]? body, long sequence)
     {
         var notification = ProtoBuf.Serializer.Deserialize<Notification>((body ?? []).AsSpan());
         notification.Sequence = sequence;
+        NotificationTrace.Clean(notification);
         return notification;
     }
 

@@ -57,10 +57,34 @@ public static class NotificationTrace
         if (Activity.Current is { Recorded: true, Kind: ActivityKind.Server, IdFormat: ActivityIdFormat.W3C } call
             && (!written || call.TraceId == publisher.TraceId))
         {
-            return (call.Id, Bounded(call.TraceStateString));
+            // The fast and pipes bindings carry the call's context without its tracestate: the publisher's goes on.
+            return (call.Id, Bounded(call.TraceStateString) ?? (written ? publisher.TraceState : null));
         }
 
-        return written ? (notification.TraceParent, Bounded(notification.TraceState)) : (null, null);
+        return written ? (notification.TraceParent, publisher.TraceState) : (null, null);
+    }
+
+    /// <summary>
+    /// A notification read from a broker (where anyone allowed to write could have put it) keeps only a
+    /// context a subscriber can read: a traceparent that is not valid goes with its tracestate, and a
+    /// tracestate over <see cref="MaxTraceStateLength"/> goes alone.
+    /// </summary>
+    internal static void Clean(Notification notification)
+    {
+        if (notification.TraceParent is null && notification.TraceState is null)
+        {
+            return;
+        }
+
+        if (TryGetParent(notification, out var parent))
+        {
+            notification.TraceState = parent.TraceState;
+        }
+        else
+        {
+            notification.TraceParent = null;
+            notification.TraceState = null;
+        }
     }
 
     /// <summary>A copy of <paramref name="notification"/> with another trace context; the items list is shared.</summary>

@@ -5,7 +5,7 @@ using RpcCompare.Contracts.Push;
 namespace RpcCompare.Push;
 
 /// <summary>
-/// A span for each publication a host queues for its subscribers (ActivitySource <see cref="SourceName"/>),
+/// A span for each traced publication a host queues for its subscribers (ActivitySource <see cref="SourceName"/>),
 /// whether it was published on this host or came from the broker's feed: kind Consumer, named
 /// <c>deliver</c> (a topic name is the caller's and may be anything, so it is an attribute, not part of the
 /// name), a child of the span the notification carries (<see cref="NotificationTrace"/>), so a publisher's
@@ -22,15 +22,16 @@ public static class PushTelemetry
 
     private static readonly ActivitySource s_source = new(SourceName, typeof(PushTelemetry).Assembly.GetName().Version?.ToString());
 
-    /// <summary>A delivery of <paramref name="notification"/> begins (null when nothing listens); stop it once it is queued.</summary>
+    /// <summary>A delivery of <paramref name="notification"/> begins (null when nothing listens or it carries no trace); stop it once it is queued.</summary>
     internal static Activity? StartDelivery(Notification notification)
     {
-        if (!s_source.HasListeners())
+        // An untraced publication has no trace to show its deliveries in (and a root span per host and publication
+        // would be made a child of whatever span the feed's task happened to start under).
+        if (!s_source.HasListeners() || !NotificationTrace.TryGetParent(notification, out var parent))
         {
             return null;
         }
 
-        NotificationTrace.TryGetParent(notification, out var parent);
         var span = s_source.StartActivity(DeliverySpanName, ActivityKind.Consumer, parent);
         if (span is { IsAllDataRequested: true })
         {

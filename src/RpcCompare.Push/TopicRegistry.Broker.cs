@@ -106,23 +106,25 @@ public sealed partial class TopicRegistry
             notification = NotificationTrace.Copy(notification, traceParent, traceState);
         }
 
-        var sent = _brokerTiming?.Sending() ?? 0;
+        var sent = _brokerTiming?.Sending(notification.Topic) ?? 0;
+        long sequence;
         try
         {
-            var sequence = await _broker!.PublishAsync(notification, cancellationToken).ConfigureAwait(false);
-            _brokerTiming?.Numbered(notification.Topic, sequence, sent);
-            return new PublishReply { Sequence = sequence };
+            sequence = await _broker!.PublishAsync(notification, cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
         {
-            _brokerTiming?.Failed(sent);
+            _brokerTiming?.Failed(notification.Topic, sent);
             throw;
         }
         catch (Exception e)
         {
-            _brokerTiming?.Failed(sent);
+            _brokerTiming?.Failed(notification.Topic, sent);
             throw BrokerFailed(e);
         }
+
+        _brokerTiming?.Numbered(notification.Topic, sequence, sent);
+        return new PublishReply { Sequence = sequence };
     }
 
     private RpcServiceException BrokerFailed(Exception e)

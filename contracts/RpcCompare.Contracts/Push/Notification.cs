@@ -40,8 +40,9 @@ public sealed class Notification
     /// <summary>
     /// The W3C <c>traceparent</c> of the span that published it, so that a subscriber (and every host
     /// that delivers it) can continue the publisher's trace; null for an untraced publication. A
-    /// publisher's client writes the caller's current span; the host replaces it with the span of
-    /// the publish call it recorded, if any, and drops a value that is not a valid traceparent.
+    /// publisher's client writes the caller's current span; the host replaces it with the span it
+    /// recorded for the publish call when that span is in the same trace (or none was written), and
+    /// drops a value that is not a valid traceparent.
     /// </summary>
     [DataMember(Order = 6, EmitDefaultValue = false)]
     public string? TraceParent { get; set; }

@@ -13,15 +13,19 @@ namespace RpcCompare.Push.Internal;
 /// <remarks>
 /// The feed may bring a publication before the broker's answer to the publish reaches this host (Redis
 /// answers the script and announces on Pub/Sub over two connections), so both orders are matched by
-/// topic and number. What cannot be matched (a feed that was down, another host's publications while
-/// one of this host's awaited its number) is dropped: each table holds at most <see cref="MaxWaiting"/>.
+/// topic and number, and only for topics this host has a publication of on its way. What cannot be
+/// matched (a feed that was down, numbers given again by a broker that lost its data) is dropped: a
+/// topic keeps at most <see cref="MaxPerTopic"/> of each, the host at most <see cref="MaxTopics"/> topics,
+/// and a match older than <see cref="MaxAge"/> is not recorded.
 /// </remarks>
 internal sealed class BrokerTiming
 {
     public const string PublishDurationName = "rpccompare.push.broker.publish.duration";
     public const string FeedDelayName = "rpccompare.push.broker.feed.delay";
 
-    private const int MaxWaiting = 4_096;
+    private const int MaxPerTopic = 1_024;
+    private const int MaxTopics = 4_096;
+    private static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(60);
 
     // From 100 µs: a broker round trip on loopback is a few hundred microseconds.
     private static readonly InstrumentAdvice<double> s_buckets = new()
@@ -32,9 +36,7 @@ internal sealed class BrokerTiming
     private readonly Histogram<double> _publishDuration;
     private readonly Histogram<double> _feedDelay;
     private readonly Lock _lock = new();
-    private readonly Dictionary<(string Topic, long Sequence), long> _numbered = [];
-    private readonly Dictionary<(string Topic, long Sequence), long> _arrivedEarly = [];
-    private int _awaitingNumbers;
+    private readonly Dictionary<string, Waiting> _topics = new(StringComparer.Ordinal);
 
     public BrokerTiming(Meter meter)
     {
@@ -46,8 +48,8 @@ internal sealed class BrokerTiming
 
     private bool Enabled => _publishDuration.Enabled || _feedDelay.Enabled;
 
-    /// <summary>A publication goes to the broker now; the timestamp to hand to <see cref="Numbered"/> or <see cref="Failed"/>, 0 when nothing listens.</summary>
-    public long Sending()
+    /// <summary>A publication of <paramref name="topic"/> goes to the broker now; the timestamp to hand to <see cref="Numbered"/> or <see cref="Failed"/>, 0 when nothing listens.</summary>
+    public long Sending(string topic)
     {
         if (!Enabled)
         {
@@ -56,13 +58,24 @@ internal sealed class BrokerTiming
 
         lock (_lock)
         {
-            _awaitingNumbers++;
+            if (!_topics.TryGetValue(topic, out var waiting))
+            {
+                if (_topics.Count >= MaxTopics)
+                {
+                    // A feed that stopped leaves every topic waiting: start again rather than grow.
+                    _topics.Clear();
+                }
+
+                _topics[topic] = waiting = new Waiting();
+            }
+
+            waiting.AwaitingNumbers++;
         }
 
         return Stopwatch.GetTimestamp();
     }
 
-    /// <summary>The broker numbered the publication sent at <paramref name="sent"/>.</summary>
+    /// <summary>The broker numbered <paramref name="sequence"/> the publication of <paramref name="topic"/> sent at <paramref name="sent"/>.</summary>
     public void Numbered(string topic, long sequence, long sent)
     {
         if (sent == 0)
@@ -70,32 +83,29 @@ internal sealed class BrokerTiming
             return;
         }
 
-        var now = Stopwatch.GetTimestamp();
-        _publishDuration.Record(Stopwatch.GetElapsedTime(sent, now).TotalSeconds);
-        long? arrived = null;
+        _publishDuration.Record(Stopwatch.GetElapsedTime(sent).TotalSeconds);
+        long arrived = 0;
         lock (_lock)
         {
-            if (_arrivedEarly.Remove((topic, sequence), out var at))
+            if (_topics.TryGetValue(topic, out var waiting))
             {
-                arrived = at;
-            }
-            else
-            {
-                Keep(_numbered, (topic, sequence), sent);
-            }
+                if (!waiting.ArrivedEarly.Remove(sequence, out arrived))
+                {
+                    Keep(waiting.Numbered, sequence, sent);
+                }
 
-            // After the claim: the last awaiting publish clears what is left.
-            Awaited();
+                Awaited(topic, waiting);
+            }
         }
 
-        if (arrived is { } feed)
+        if (arrived != 0)
         {
-            _feedDelay.Record(Stopwatch.GetElapsedTime(sent, feed).TotalSeconds);
+            RecordFeedDelay(sent, arrived);
         }
     }
 
-    /// <summary>The publication sent at <paramref name="sent"/> was not taken.</summary>
-    public void Failed(long sent)
+    /// <summary>The publication of <paramref name="topic"/> sent at <paramref name="sent"/> was not taken.</summary>
+    public void Failed(string topic, long sent)
     {
         if (sent == 0)
         {
@@ -104,11 +114,14 @@ internal sealed class BrokerTiming
 
         lock (_lock)
         {
-            Awaited();
+            if (_topics.TryGetValue(topic, out var waiting))
+            {
+                Awaited(topic, waiting);
+            }
         }
     }
 
-    /// <summary>The broker's feed brought a publication (any host's).</summary>
+    /// <summary>The broker's feed brought publication <paramref name="sequence"/> of <paramref name="topic"/> (any host's).</summary>
     public void Arrived(string topic, long sequence)
     {
         if (!Enabled)
@@ -117,44 +130,79 @@ internal sealed class BrokerTiming
         }
 
         var now = Stopwatch.GetTimestamp();
-        long? sent = null;
+        long sent = 0;
         lock (_lock)
         {
-            if (_numbered.Remove((topic, sequence), out var at))
+            if (!_topics.TryGetValue(topic, out var waiting))
             {
-                sent = at;
+                // No publication of this host on its way in this topic: not one of ours.
+                return;
             }
-            else if (_awaitingNumbers > 0)
+
+            if (waiting.Numbered.Remove(sequence, out sent))
             {
-                // Perhaps one of this host's, whose number is on its way: kept until no publish awaits one.
-                Keep(_arrivedEarly, (topic, sequence), now);
+                Forget(topic, waiting);
+            }
+            else if (waiting.AwaitingNumbers > 0)
+            {
+                // Perhaps ours, its number on its way: kept while a publish of this topic awaits one.
+                Keep(waiting.ArrivedEarly, sequence, now);
             }
         }
 
-        if (sent is { } start)
+        if (sent != 0)
         {
-            _feedDelay.Record(Stopwatch.GetElapsedTime(start, now).TotalSeconds);
+            RecordFeedDelay(sent, now);
+        }
+    }
+
+    private void RecordFeedDelay(long sent, long arrived)
+    {
+        var delay = Stopwatch.GetElapsedTime(sent, arrived);
+        if (delay <= MaxAge)
+        {
+            _feedDelay.Record(delay.TotalSeconds);
         }
     }
 
     // Under the lock.
-    private void Awaited()
+    private void Awaited(string topic, Waiting waiting)
     {
-        if (--_awaitingNumbers == 0)
+        if (--waiting.AwaitingNumbers == 0)
         {
-            // No publish of this host awaits its number: no early arrival can be claimed any more.
-            _arrivedEarly.Clear();
+            // No publish of this topic awaits its number: no early arrival can be claimed any more.
+            waiting.ArrivedEarly.Clear();
+            Forget(topic, waiting);
+        }
+    }
+
+    // Under the lock.
+    private void Forget(string topic, Waiting waiting)
+    {
+        if (waiting.AwaitingNumbers == 0 && waiting.Numbered.Count == 0)
+        {
+            _topics.Remove(topic);
         }
     }
 
     // Under the lock. A full table (a feed that stopped, numbers never claimed) starts again rather than grow.
-    private static void Keep(Dictionary<(string Topic, long Sequence), long> table, (string Topic, long Sequence) key, long timestamp)
+    private static void Keep(Dictionary<long, long> table, long sequence, long timestamp)
     {
-        if (table.Count >= MaxWaiting)
+        if (table.Count >= MaxPerTopic)
         {
             table.Clear();
         }
 
-        table[key] = timestamp;
+        table[sequence] = timestamp;
+    }
+
+    /// <summary>One topic's publications of this host on their way: awaiting their number, or numbered and awaiting the feed.</summary>
+    private sealed class Waiting
+    {
+        public int AwaitingNumbers { get; set; }
+
+        public Dictionary<long, long> Numbered { get; } = [];
+
+        public Dictionary<long, long> ArrivedEarly { get; } = [];
     }
 }

@@ -194,6 +194,22 @@ internal sealed partial class Topic
     private (int Queued, List<PushSubscriber> Full) FanOut(Notification notification, int capacity, TopicRegistry registry)
     {
         var span = PushTelemetry.StartDelivery(notification);
+        (int Queued, List<PushSubscriber> Full) done = default;
+        try
+        {
+            done = QueueForAll(notification, capacity, registry);
+            return done;
+        }
+        finally
+        {
+            // Also if queuing failed: the span does not stay open as the thread's current one.
+            PushTelemetry.EndDelivery(span, done.Queued);
+        }
+    }
+
+    // Under the lock.
+    private (int Queued, List<PushSubscriber> Full) QueueForAll(Notification notification, int capacity, TopicRegistry registry)
+    {
         List<PushSubscriber> full = [];
         var queued = 0;
         var publication = new Publication(notification, registry);
@@ -240,7 +256,6 @@ internal sealed partial class Topic
             subscriber.End($"Disconnected by the server: {capacity} notifications were waiting unread on topic '{Name}' (Push:QueueCapacity); a subscriber that falls this far behind is dropped so it cannot delay the others.");
         }
 
-        PushTelemetry.EndDelivery(span, queued);
         return (queued, full);
     }
 }

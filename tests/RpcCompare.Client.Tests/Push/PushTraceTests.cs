@@ -8,9 +8,9 @@ using RpcCompare.Testing;
 namespace RpcCompare.Client.Tests.Push;
 
 /// <summary>
-/// A publisher's trace reaches its subscribers on every push binding and variant: the notification carries
-/// W3C trace context (<see cref="NotificationTrace"/>) and the host's delivery span (<see cref="PushTelemetry"/>)
-/// continues it. The listeners are the process's, so the class runs with <see cref="ServerTelemetryTests"/>, alone.
+/// A publisher's trace reaches its subscribers on every push binding and variant: the client writes the caller's
+/// W3C trace context into the notification (<see cref="NotificationTrace"/>) and the host's delivery span
+/// (<see cref="PushTelemetry"/>) continues it. The listeners are the process's, so the class runs with <see cref="ServerTelemetryTests"/>, alone.
 /// </summary>
 [Collection(nameof(ServerTelemetryTests))]
 public sealed class PushTraceTests : IAsyncLifetime
@@ -26,8 +26,10 @@ public sealed class PushTraceTests : IAsyncLifetime
     {
         _listener = new ActivityListener
         {
-            // The host's call spans too: where a binding records its publish call, that span is what the publication carries.
-            ShouldListenTo = source => source.Name is PushTelemetry.SourceName or RpcServerTelemetry.SourceName or CallerSourceName,
+            // Not the host's call spans: none is recorded, so the context each publication carries is the one its client
+            // wrote (NotificationTrace.WithCallersTrace); a host's own span replacing it is NotificationTraceTests' and
+            // HostPushAcrossReplicasTests' to show.
+            ShouldListenTo = source => source.Name is PushTelemetry.SourceName or CallerSourceName,
             Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
             ActivityStopped = span =>
             {
@@ -65,30 +67,33 @@ public sealed class PushTraceTests : IAsyncLifetime
         await subscriber.SubscribeAsync(topic, n => received.TrySetResult(n)).Bounded();
         await using var publisher = _factory.CreatePushClient(binding, _host.Address(binding), variant);
 
+        Assert.False(RpcServerTelemetry.IsEnabled, "another class listens to the host's call spans");
         ActivityTraceId trace;
+        ActivitySpanId span;
         using (var caller = s_callers.StartActivity("publish", ActivityKind.Producer))
         {
             Assert.NotNull(caller);
-            trace = caller.TraceId;
+            (trace, span) = (caller.TraceId, caller.SpanId);
             await publisher.PublishAsync(new Notification { Topic = topic, Items = ["traced"] }).Bounded();
         }
 
         var notification = await received.Task.Bounded();
         Assert.True(NotificationTrace.TryGetParent(notification, out var parent), $"no trace context in the notification: '{notification.TraceParent}'");
-        Assert.Equal(trace, parent.TraceId);
+        Assert.Equal((trace, span), (parent.TraceId, parent.SpanId));
 
         Activity? delivery = null;
         await Eventually.HoldsAsync(
             () => (delivery = _deliveries.FirstOrDefault(d => Equals(d.GetTagItem("messaging.destination.name"), topic))) is not null,
             TestTimeout.Default, () => $"no delivery span for topic {topic}");
-        Assert.Equal((trace, parent.SpanId), (delivery!.TraceId, delivery.ParentSpanId));
+        Assert.Equal((trace, span), (delivery!.TraceId, delivery.ParentSpanId));
 
-        // Published outside any span: a binding that records its publish call starts a trace there; the others carry none.
+        // Published outside any span (and the host recording none): the notification carries nothing, and no delivery span is recorded.
         var untraced = new TaskCompletionSource<Notification>(TaskCreationOptions.RunContinuationsAsynchronously);
         var untracedTopic = topic + "-untraced";
         await subscriber.SubscribeAsync(untracedTopic, n => untraced.TrySetResult(n)).Bounded();
         await publisher.PublishAsync(new Notification { Topic = untracedTopic, Items = ["untraced"] }).Bounded();
         var plain = await untraced.Task.Bounded();
-        Assert.NotEqual(trace, NotificationTrace.TryGetParent(plain, out var plainParent) ? plainParent.TraceId : default);
+        Assert.Equal((null, null), (plain.TraceParent, plain.TraceState));
+        Assert.DoesNotContain(_deliveries, d => Equals(d.GetTagItem("messaging.destination.name"), untracedTopic));
     }
 }

@@ -122,6 +122,50 @@ public sealed class NotificationTraceTests : IDisposable
     }
 
     [Fact]
+    public async Task AHost_LeavesOutATraceStateOverTheLimit_AndKeepsTheParent()
+    {
+        using var registry = NewRegistry();
+        using var subscriber = (await registry.SubscribeAsync(_topic)).Subscriber;
+        var tooLong = "a=" + new string('b', NotificationTrace.MaxTraceStateLength - 1);
+
+        registry.Publish(new Notification { Topic = _topic, TraceParent = PublisherParent, TraceState = tooLong });
+
+        var delivered = await ReadAsync(subscriber);
+        Assert.Equal((PublisherParent, null), (delivered.TraceParent, delivered.TraceState));
+    }
+
+    [Fact]
+    public async Task AHostSpanWithoutATraceState_KeepsThePublishers()
+    {
+        // The fast and pipes bindings carry a call's trace and span ids, not its tracestate.
+        using var registry = NewRegistry();
+        using var subscriber = (await registry.SubscribeAsync(_topic)).Subscriber;
+        using var call = s_server.StartActivity("publish", ActivityKind.Server, ActivityContext.Parse(PublisherParent, null));
+        Assert.NotNull(call);
+
+        registry.Publish(new Notification { Topic = _topic, TraceParent = PublisherParent, TraceState = "rojo=1" });
+
+        var delivered = await ReadAsync(subscriber);
+        Assert.Equal((call.Id, "rojo=1"), (delivered.TraceParent, delivered.TraceState));
+    }
+
+    [Theory]
+    [InlineData(PublisherParent, "rojo=1", PublisherParent, "rojo=1")]
+    [InlineData("not a traceparent", "rojo=1", null, null)]
+    [InlineData(null, "rojo=1", null, null)]
+    [InlineData(PublisherParent, null, PublisherParent, null)]
+    public void WhatABrokerHolds_IsCleanedAsItIsRead(string? storedParent, string? storedState, string? readParent, string? readState)
+    {
+        // What anyone allowed to write to the broker could have put there.
+        var stored = NotificationProtobuf.Serialize(new Notification { Topic = _topic, TraceParent = storedParent, TraceState = storedState });
+
+        var read = NotificationProtobuf.Deserialize(stored, 1);
+
+        Assert.Equal((readParent, readState), (read.TraceParent, read.TraceState));
+        Assert.Null(NotificationProtobuf.Deserialize(NotificationProtobuf.Serialize(new Notification { Topic = _topic, TraceParent = PublisherParent, TraceState = new string('a', 513) }), 1).TraceState);
+    }
+
+    [Fact]
     public async Task TheHostsRecordedSpanForThePublishCall_IsWhatThePublicationCarries_WhenInThePublishersTrace()
     {
         using var registry = NewRegistry();
@@ -161,6 +205,18 @@ public sealed class NotificationTraceTests : IDisposable
 
         Assert.Null((await ReadAsync(subscriber)).TraceParent);
         Assert.Equal(PublisherParent, (await ReadAsync(subscriber)).TraceParent);
+    }
+
+    [Fact]
+    public async Task AnUntracedPublication_HasNoDeliverySpan()
+    {
+        using var registry = NewRegistry();
+        using var subscriber = (await registry.SubscribeAsync(_topic)).Subscriber;
+
+        registry.Publish(new Notification { Topic = _topic });
+
+        await ReadAsync(subscriber);
+        Assert.DoesNotContain(_deliveries, d => Equals(d.GetTagItem("messaging.destination.name"), _topic));
     }
 
     [Fact]

@@ -23,6 +23,8 @@ internal static class LongPollWire
     public static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web)
     {
         Converters = { new JsonStringEnumConverter() },
+        // An untraced publication's trace members (and a missing publisher) cost no bytes, as in protobuf and SOAP.
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     };
 
     public static string Sessions => $"{Root}/sessions";
