@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Globalization;
 using RpcCompare.Bindings;
 using RpcCompare.Bindings.Push;
@@ -48,6 +49,39 @@ public sealed class FleetTests(ITestOutputHelper output)
                     factory.Dispose();
                 }
             }
+        }
+    }
+
+    [Fact]
+    public async Task ACallThroughTheBalancer_IsRecordedInTheCallersTrace_ByTheReplicaThatServedIt_OnEveryBinding()
+    {
+        // Every replica exports its spans over OTLP to the receiver the test plays.
+        using var receiver = new OtlpHttpReceiver();
+        await using var fleet = await LocalFleet.StartAsync(hostArguments: ["--otlp-endpoint", receiver.Address, "--otlp-protocol", "http/protobuf"]);
+        using var factory = RpcClientFactory.CreateDefault();
+
+        foreach (var binding in LocalFleet.Balanced.Keys)
+        {
+            var trace = new byte[16];
+            // Sampled, as a traced caller's span is: the replicas' parent-based samplers record its children.
+            using (var caller = new Activity("caller") { ActivityTraceFlags = ActivityTraceFlags.Recorded }.SetIdFormat(ActivityIdFormat.W3C).Start())
+            {
+                caller.TraceId.CopyTo(trace);
+                var files = factory.Create<IFileService>(binding, fleet.BalancerEndpoints[binding]);
+                try
+                {
+                    await files.PingAsync(new PingRequest()).Bounded();
+                }
+                finally
+                {
+                    await RpcClientFactory.ReleaseAsync(files);
+                }
+            }
+
+            // The server span names its binding (rpccompare.binding) and carries the caller's trace id, through HAProxy's
+            // TCP (wcf-nettcp, fast-tcp) and HTTP (wcf-http, grpc-tcp) modes alike.
+            await Eventually.HoldsAsync(() => receiver.AnyTracePostHolds(trace, binding), TestTimeout.Default,
+                () => $"{binding}: no span of the caller's trace exported ({receiver.Traces.Count} posts); the fleet:\n{fleet.Output}");
         }
     }
 

@@ -58,7 +58,9 @@ internal sealed class LocalFleet : IAsyncDisposable
 
     public string Output => $"HAProxy:\n{Balancer.Output}\n" + string.Join("\n", Replicas.Select(r => $"{r.Name}:\n{r.Host.Output}"));
 
-    public static async Task<LocalFleet> StartAsync(int count = 3)
+    /// <param name="count">How many replicas.</param>
+    /// <param name="hostArguments">More arguments for every replica (telemetry, say).</param>
+    public static async Task<LocalFleet> StartAsync(int count = 3, IReadOnlyList<string>? hostArguments = null)
     {
         var directory = new TemporaryDirectory("rc-fleet-");
         RedisServer? redis = null;
@@ -75,7 +77,7 @@ internal sealed class LocalFleet : IAsyncDisposable
                 string[] arguments = ["--bindings", string.Join(',', Balanced.Keys), "--push-redis", redis.Configuration,
                     "--endpoints-file", directory.PathFor(name + ".json"), "--socket-dir", directory.PathFor(name),
                     "--data-root", directory.PathFor("data"), "--DataRoot:Seed", i == 1 ? "true" : "false",
-                    .. ports.SelectMany(p => new[] { s_portKeys[p.Key], p.Value.ToString(CultureInfo.InvariantCulture) })];
+                    .. ports.SelectMany(p => new[] { s_portKeys[p.Key], p.Value.ToString(CultureInfo.InvariantCulture) }), .. hostArguments ?? []];
                 replicas.Add(new Replica(name, HostProcess.Start(arguments), ports));
             }
 
