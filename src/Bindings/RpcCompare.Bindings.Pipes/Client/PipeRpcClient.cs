@@ -3,7 +3,6 @@ using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Text;
 using RpcCompare.Bindings.Pipes.Protocol;
-using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 
 namespace RpcCompare.Bindings.Pipes.Client;
@@ -41,17 +40,9 @@ internal sealed partial class PipeRpcClient : IAsyncDisposable, IDisposable
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
             _request.Reset();
-            // A call made within a span carries it, so the server's span continues the caller's trace.
-            var caller = BinaryTraceContext.Caller;
-            var code = (byte)operation;
-            if (caller is not null)
-            {
-                _request.WriteTraceContext(caller);
-                code |= PipeFrame.TraceContextFlag;
-            }
-
+            var code = _request.BeginRequest(operation);
             encode(_request, request);
-            var messageLength = _request.BodyLength - (caller is null ? 0 : BinaryTraceContext.Size);
+            var messageLength = _request.MessageLength;
             if (messageLength > _options.MaxMessageSize)
             {
                 throw new RpcServiceException(RpcErrorCode.QuotaExceeded,

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Buffers.Binary;
-using System.Diagnostics;
 using System.Text;
 using RpcCompare.Bindings.Telemetry;
 
@@ -19,6 +18,7 @@ internal sealed class FrameBuffer : IDisposable
 
     private byte[] _buffer = ArrayPool<byte>.Shared.Rent(InitialSize);
     private int _position = PipeFrame.HeaderSize;
+    private int _contextLength;
 
     public int BodyLength => _position - PipeFrame.HeaderSize;
 
@@ -69,8 +69,26 @@ internal sealed class FrameBuffer : IDisposable
 
     public void WriteByte(byte value) => Reserve(1)[0] = value;
 
-    /// <summary>The caller's trace context, first in a request's body (<see cref="PipeFrame.TraceContextFlag"/>).</summary>
-    public void WriteTraceContext(Activity caller) => BinaryTraceContext.Write(Reserve(BinaryTraceContext.Size), caller);
+    /// <summary>
+    /// Begins a request of <paramref name="operation"/> in an empty frame: a call made within a span carries
+    /// it first in the body (<see cref="PipeFrame.TraceContextFlag"/>), so the server's span continues the
+    /// caller's trace. The frame's code, to hand to <see cref="Complete"/>.
+    /// </summary>
+    public byte BeginRequest(OperationCode operation)
+    {
+        _contextLength = 0;
+        if (BinaryTraceContext.Caller is not { } caller)
+        {
+            return (byte)operation;
+        }
+
+        BinaryTraceContext.Write(Reserve(BinaryTraceContext.Size), caller);
+        _contextLength = BinaryTraceContext.Size;
+        return (byte)((byte)operation | PipeFrame.TraceContextFlag);
+    }
+
+    /// <summary>The request's message, without the trace context <see cref="BeginRequest"/> wrote: what the size limit counts.</summary>
+    public int MessageLength => BodyLength - _contextLength;
 
     public void WriteBoolean(bool value) => WriteByte(value ? (byte)1 : (byte)0);
 

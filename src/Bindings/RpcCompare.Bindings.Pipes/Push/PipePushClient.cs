@@ -3,7 +3,6 @@ using System.Text;
 using RpcCompare.Bindings.Pipes.Client;
 using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Bindings.Push;
-using RpcCompare.Bindings.Telemetry;
 using RpcCompare.Contracts;
 using RpcCompare.Contracts.Push;
 using RpcCompare.Push;
@@ -106,17 +105,9 @@ internal sealed class PipePushClient : IPushClient
             }
 
             using var frame = new FrameBuffer();
-            // A call made within a span carries it, as PipeRpcClient's do, so the host's span for it continues the caller's trace.
-            var caller = BinaryTraceContext.Caller;
-            var code = (byte)operation;
-            if (caller is not null)
-            {
-                frame.WriteTraceContext(caller);
-                code |= PipeFrame.TraceContextFlag;
-            }
-
+            var code = frame.BeginRequest(operation);
             encode(frame, request);
-            var messageLength = frame.BodyLength - (caller is null ? 0 : BinaryTraceContext.Size);
+            var messageLength = frame.MessageLength;
             if (messageLength > _options.MaxMessageSize)
             {
                 throw new RpcServiceException(RpcErrorCode.QuotaExceeded,
