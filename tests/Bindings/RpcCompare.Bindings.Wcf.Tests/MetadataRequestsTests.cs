@@ -25,7 +25,8 @@ public sealed class MetadataRequestsTests
     [Fact]
     public async Task SecondMetadataRequest_WaitsUntilTheFirstIsAnswered()
     {
-        using var requests = new MetadataRequests();
+        using var queue = new SemaphoreSlim(1, 1);
+        var requests = new MetadataRequests(queue);
         var firstMayFinish = new TaskCompletionSource();
         var secondEntered = false;
 
@@ -42,10 +43,43 @@ public sealed class MetadataRequestsTests
         Assert.True(secondEntered);
     }
 
+    /// <summary>
+    /// Two hosts in one process share CoreWCF's static export state, so a second host's first ?wsdl
+    /// waits for the first host's (a queue per host failed three CI-sized runs).
+    /// </summary>
+    [Fact]
+    public async Task AnotherHostsMetadataRequest_WaitsUntilTheFirstIsAnswered()
+    {
+        var firstHost = new MetadataRequests();
+        var secondHost = new MetadataRequests();
+        var firstEntered = new TaskCompletionSource();
+        var firstMayFinish = new TaskCompletionSource();
+        var secondEntered = false;
+
+        var first = firstHost.InvokeAsync(Request("GET", "?wsdl"), _ =>
+        {
+            firstEntered.SetResult();
+            return firstMayFinish.Task;
+        });
+        // Another test class's host may hold the process-wide queue for a moment: wait until ours has it.
+        await firstEntered.Task.Bounded();
+        var second = secondHost.InvokeAsync(Request("GET", "?singleWsdl"), _ =>
+        {
+            secondEntered = true;
+            return Task.CompletedTask;
+        });
+
+        Assert.False(secondEntered);
+        firstMayFinish.SetResult();
+        await Task.WhenAll(first, second).Bounded();
+        Assert.True(secondEntered);
+    }
+
     [Fact]
     public async Task OtherRequests_PassWhileAMetadataRequestIsBeingAnswered()
     {
-        using var requests = new MetadataRequests();
+        using var queue = new SemaphoreSlim(1, 1);
+        var requests = new MetadataRequests(queue);
         var firstMayFinish = new TaskCompletionSource();
         var first = requests.InvokeAsync(Request("GET", "?wsdl"), _ => firstMayFinish.Task);
 
@@ -59,7 +93,8 @@ public sealed class MetadataRequestsTests
     [Fact]
     public async Task FailedMetadataRequest_LetsTheNextOneIn()
     {
-        using var requests = new MetadataRequests();
+        using var queue = new SemaphoreSlim(1, 1);
+        var requests = new MetadataRequests(queue);
 
         await Assert.ThrowsAsync<InvalidOperationException>(() => requests.InvokeAsync(Request("GET", "?wsdl"), _ => throw new InvalidOperationException("export failed")));
         var next = requests.InvokeAsync(Request("GET", "?wsdl"), _ => Task.CompletedTask);
@@ -73,8 +108,8 @@ public sealed class MetadataRequestsTests
         var context = Request("GET", "?wsdl");
         string? seen = null;
 
-        using var requests = new MetadataRequests();
-        await requests.InvokeAsync(context, c =>
+        using var queue = new SemaphoreSlim(1, 1);
+        await new MetadataRequests(queue).InvokeAsync(context, c =>
         {
             seen = c.Request.QueryString.Value;
             return Task.CompletedTask;

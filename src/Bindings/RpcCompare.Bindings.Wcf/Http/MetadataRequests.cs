@@ -6,7 +6,7 @@ namespace RpcCompare.Bindings.Wcf.Http;
 
 /// <summary>
 /// wcf-http's metadata GETs (?wsdl, ?singleWsdl, ?wsdl=wsdl0, ?xsd=xsd0): ?wsdl answered with the one
-/// self-contained document, and every metadata request answered one at a time.
+/// self-contained document, and every metadata request in the process answered one at a time.
 /// </summary>
 /// <remarks>
 /// One at a time because CoreWCF (1.9.1) cannot export two services' WSDL at once: its SoapHelper
@@ -14,17 +14,33 @@ namespace RpcCompare.Bindings.Wcf.Http;
 /// binding it writes. Two first ?wsdl requests for two services racing there made one of them (or
 /// both) a 500: "An exception was thrown in a call to a WSDL export extension ... The named node is
 /// from a different document context" (seen in CI, two generated-client tests fetching their WSDL
-/// from one host together). CoreWCF generates a service's metadata once and keeps it, so the queue
+/// from one host together; CoreWCF/CoreWCF#1036). The static is shared by every host in the process, so
+/// the queue is too: a queue per host still failed when a test process ran several hosts whose first
+/// ?wsdl requests met (three CI-sized runs on 2026-11-28 and 29, NodeTlsClientTests and the Node SOAP
+/// tests). CoreWCF generates a service's metadata once and keeps it, so the queue
 /// costs only the first request per service anything; metadata requests are rare, and small
 /// enough that the socket's buffer takes the whole answer, so a slow reader does not hold the queue.
 /// </remarks>
-internal sealed class MetadataRequests : IDisposable
+internal sealed class MetadataRequests
 {
     private static readonly string[] s_metadataKeys = ["wsdl", "singleWsdl", "xsd"];
-    private readonly SemaphoreSlim _oneAtATime = new(1, 1);
 
-    /// <summary>Registers the queue, so that it is disposed with the binding's server.</summary>
-    public static void AddServices(IServiceCollection services) => services.AddSingleton<MetadataRequests>();
+    /// <summary>The one queue of the process: CoreWCF's shared state is static (see the remarks).</summary>
+    private static readonly SemaphoreSlim s_processWide = new(1, 1);
+
+    private readonly SemaphoreSlim _oneAtATime;
+
+    /// <summary>Answers metadata requests one at a time with every other host in the process.</summary>
+    public MetadataRequests()
+        : this(s_processWide)
+    {
+    }
+
+    /// <summary>Answers metadata requests one at a time through <paramref name="queue"/> (tests use their own).</summary>
+    internal MetadataRequests(SemaphoreSlim queue) => _oneAtATime = queue;
+
+    /// <summary>Registers the middleware for the binding's server.</summary>
+    public static void AddServices(IServiceCollection services) => services.AddSingleton(_ => new MetadataRequests());
 
     /// <summary>Adds the rewrite and the queue to <paramref name="application"/>'s pipeline.</summary>
     public static void AddTo(IApplicationBuilder application) =>
@@ -59,6 +75,4 @@ internal sealed class MetadataRequests : IDisposable
             _oneAtATime.Release();
         }
     }
-
-    public void Dispose() => _oneAtATime.Dispose();
 }
