@@ -2,8 +2,11 @@
  * The native floor for RpcCompare's ping-pong suite: two processes bouncing a message of SIZE
  * bytes over a Unix domain socket, as Chromium's IPC perftests do. No framing beyond the known
  * size, no allocation in the loop: the least any binding could cost on this machine.
+ * With "tcp" the two processes talk over a TCP connection on 127.0.0.1 instead (Nagle off, as
+ * every RPC binding sets it): the floor for the bindings that travel over TCP, which pay the
+ * loopback TCP stack a Unix socket does not have.
  *
- * usage: pingpong SIZE MILLISECONDS [pin|split] [spin]
+ * usage: pingpong SIZE MILLISECONDS [pin|split] [spin] [tcp]
  * prints: roundtrips=N seconds=S
  * By default both sides block in read() and write(), so every hop sleeps and is woken (on a VM,
  * across cores: slower than a runtime that spins briefly before sleeping). With "spin" both sides
@@ -20,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -62,16 +68,58 @@ static void pin_to_cpu(int cpu)
     }
 }
 
+/* A connected pair of TCP sockets on 127.0.0.1 (an ephemeral port), Nagle off on both: fds[0] connected, fds[1] accepted. */
+static int tcp_pair(int fds[2])
+{
+    struct sockaddr_in address;
+    socklen_t length = sizeof address;
+    int one = 1;
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    if (listener < 0) {
+        perror("socket");
+        return -1;
+    }
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, 1) != 0
+        || getsockname(listener, (struct sockaddr *)&address, &length) != 0) {
+        perror("bind/listen on 127.0.0.1");
+        close(listener);
+        return -1;
+    }
+    fds[0] = socket(AF_INET, SOCK_STREAM, 0);
+    if (fds[0] < 0 || connect(fds[0], (struct sockaddr *)&address, sizeof address) != 0) {
+        perror("connect to 127.0.0.1");
+        close(listener);
+        return -1;
+    }
+    fds[1] = accept(listener, NULL, NULL);
+    close(listener);
+    if (fds[1] < 0) {
+        perror("accept");
+        return -1;
+    }
+    if (setsockopt(fds[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0
+        || setsockopt(fds[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0) {
+        perror("TCP_NODELAY");
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s SIZE MILLISECONDS [pin|split] [spin]\n", argv[0]);
+        fprintf(stderr, "usage: %s SIZE MILLISECONDS [pin|split] [spin] [tcp]\n", argv[0]);
         return 2;
     }
     size_t size = (size_t)strtoul(argv[1], NULL, 10);
     double limit = strtod(argv[2], NULL) / 1000.0;
     int pin = 0;
     int split = 0;
+    int tcp = 0;
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "pin") == 0) {
             pin = 1;
@@ -80,8 +128,10 @@ int main(int argc, char **argv)
             split = 1;
         } else if (strcmp(argv[i], "spin") == 0) {
             spinning = 1;
+        } else if (strcmp(argv[i], "tcp") == 0) {
+            tcp = 1;
         } else {
-            fprintf(stderr, "unknown option %s (expected pin, split or spin)\n", argv[i]);
+            fprintf(stderr, "unknown option %s (expected pin, split, spin or tcp)\n", argv[i]);
             return 2;
         }
     }
@@ -91,7 +141,11 @@ int main(int argc, char **argv)
     }
 
     int fds[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+    if (tcp) {
+        if (tcp_pair(fds) != 0) {
+            return 1;
+        }
+    } else if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
         perror("socketpair");
         return 1;
     }

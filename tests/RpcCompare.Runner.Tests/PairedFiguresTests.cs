@@ -152,6 +152,31 @@ public sealed class PairedFiguresTests
     }
 
     [Fact]
+    public void RatioToNative_OfATcpBinding_IsToTheTcpFloor_AndEachSocketsFloorsAreRankedApart()
+    {
+        var pipes = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
+        var fastTcp = pipes with { Target = new BindingTarget("fast-tcp/spin", BindingNames.FastTcp, "", "", Variant: "spin") };
+        var native = new Dictionary<(string, int), List<double>>
+        {
+            // The Unix socket's spinning floor is the fastest of all four; TCP's fastest is its blocking one.
+            [(NativeFloor.BlockingLabel, 12)] = [100, 100],
+            [(NativeFloor.SpinningLabel, 12)] = [400, 400],
+            [(NativeFloor.TcpBlockingLabel, 12)] = [80, 100],
+            [(NativeFloor.TcpSpinningLabel, 12)] = [40, 50],
+        };
+
+        var records = ReportBuilder.Measurements(
+            [new CellResult(pipes, 1, [Trial(200), Trial(200)]), new CellResult(fastTcp, 1, [Trial(40), Trial(80)])], native, 0.10);
+
+        AssertRatio(new Spread(0.5, 0.5, 0.5), records.Single(r => r.Binding == BindingNames.Pipes).RatioToNativeSpread);
+        AssertRatio(new Spread(0.65, 0.5, 0.8), records.Single(r => r.Binding == "fast-tcp/spin").RatioToNativeSpread);
+        Assert.Null(records.Single(r => r.Binding == NativeFloor.TcpBlockingLabel).RatioToNativeSpread);
+        AssertRatio(new Spread(0.5, 0.5, 0.5), records.Single(r => r.Binding == NativeFloor.TcpSpinningLabel).RatioToNativeSpread);
+        AssertRatio(new Spread(0.25, 0.25, 0.25), records.Single(r => r.Binding == NativeFloor.BlockingLabel).RatioToNativeSpread);
+        Assert.Null(records.Single(r => r.Binding == NativeFloor.SpinningLabel).RatioToNativeSpread);
+    }
+
+    [Fact]
     public void RatioToBinding_PairsAKnobsColumnWithItsBindingTrialByTrial_AndOnlyForTheKnob()
     {
         var product = Cell(BindingNames.WcfNetTcp, 1000, 2000, 1500);

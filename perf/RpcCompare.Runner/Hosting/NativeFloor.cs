@@ -1,4 +1,5 @@
 using System.Globalization;
+using RpcCompare.Bindings;
 using RpcCompare.Perf.Hosting;
 using RpcCompare.Runner.Measurement;
 
@@ -6,8 +7,9 @@ namespace RpcCompare.Runner.Hosting;
 
 /// <summary>
 /// The C ping-pong of perf/native/pingpong.c, compiled with the machine's C compiler when there is
-/// one, in both of its waiting modes. Every binding's ping-pong rate is also reported as a ratio to
-/// the faster of the two at that size.
+/// one, in both of its waiting modes over a Unix socket and over TCP on 127.0.0.1. Every binding's
+/// ping-pong rate is also reported as a ratio to the faster of the two modes at that size over its
+/// own kind of socket: a TCP binding pays the loopback TCP stack, which a Unix socket does not have.
 /// </summary>
 internal sealed class NativeFloor : IDisposable
 {
@@ -17,8 +19,32 @@ internal sealed class NativeFloor : IDisposable
     /// <summary>Both sides poll the non-blocking socket and never sleep: a busy core per side.</summary>
     public const string SpinningLabel = "native-uds/spin";
 
+    /// <summary>Blocking, over a TCP connection on 127.0.0.1 (Nagle off).</summary>
+    public const string TcpBlockingLabel = "native-tcp";
+
+    /// <summary>Spinning, over a TCP connection on 127.0.0.1 (Nagle off).</summary>
+    public const string TcpSpinningLabel = "native-tcp/spin";
+
     /// <summary>The floors measured at every ping-pong size, in turn order.</summary>
-    public static readonly IReadOnlyList<string> Labels = [BlockingLabel, SpinningLabel];
+    public static readonly IReadOnlyList<string> Labels = [BlockingLabel, SpinningLabel, TcpBlockingLabel, TcpSpinningLabel];
+
+    /// <summary>The kind of socket a floor, or a binding, travels over: what its ratio to the floor is taken against.</summary>
+    public enum Socket
+    {
+        Unix,
+        Tcp,
+    }
+
+    /// <summary>The socket <paramref name="label"/> (one of <see cref="Labels"/>) travels over.</summary>
+    public static Socket SocketOf(string label) =>
+        label is TcpBlockingLabel or TcpSpinningLabel ? Socket.Tcp : Socket.Unix;
+
+    /// <summary>
+    /// The floor a binding's ping-pong is compared with: the TCP floor for a binding that travels over TCP
+    /// (<see cref="BindingNames.TravelsOverTcp"/>), the Unix-socket floor for every other (Unix sockets,
+    /// pipes, which are Unix sockets on Linux, and inproc).
+    /// </summary>
+    public static Socket FloorFor(string binding) => BindingNames.TravelsOverTcp(binding) ? Socket.Tcp : Socket.Unix;
 
     private readonly string _directory;
     private readonly string? _executable;
@@ -28,6 +54,13 @@ internal sealed class NativeFloor : IDisposable
         _directory = directory;
         _executable = executable;
         Description = description;
+    }
+
+    /// <summary>The floors <paramref name="bindings"/> are compared with (<see cref="FloorFor"/>), in <see cref="Labels"/>' order.</summary>
+    public static IReadOnlyList<string> LabelsFor(IEnumerable<string> bindings)
+    {
+        var sockets = bindings.Select(FloorFor).ToHashSet();
+        return [.. Labels.Where(label => sockets.Contains(SocketOf(label)))];
     }
 
     /// <summary>The compiler used, or why there is no floor.</summary>
@@ -84,13 +117,19 @@ internal sealed class NativeFloor : IDisposable
             arguments.Add(placement == CpuPlacement.SeparateCores ? "split" : "pin");
         }
 
-        if (label == SpinningLabel)
+        if (!Labels.Contains(label))
+        {
+            throw new ArgumentOutOfRangeException(nameof(label), label, "not a native floor");
+        }
+
+        if (label is SpinningLabel or TcpSpinningLabel)
         {
             arguments.Add("spin");
         }
-        else if (label != BlockingLabel)
+
+        if (SocketOf(label) == Socket.Tcp)
         {
-            throw new ArgumentOutOfRangeException(nameof(label), label, "not a native floor");
+            arguments.Add("tcp");
         }
 
         return arguments;

@@ -31,9 +31,11 @@ internal static class InterleavedMeasurement
         var trialSeconds = settings.TrialDuration.TotalSeconds;
         var cellSeconds = settings.WarmUp.TotalSeconds + settings.Trials * trialSeconds;
         int[] nativeSizes = native is { IsAvailable: true } && workloads.Any(w => w.Suite == PingPongSuite.SuiteName) ? PingPongSuite.Sizes : [];
+        // Only the floors some measured binding is compared with: no TCP floor for a Unix-socket-only run.
+        var floorLabels = NativeFloor.LabelsFor(workloads.Where(w => w.Suite == PingPongSuite.SuiteName).Select(w => w.Target.Binding));
         var rows = workloads.GroupBy(w => (w.Suite, w.Operation, w.Size)).Select(g => g.ToList()).ToList();
         var planned = (workloads.Count * settings.WarmUp.TotalSeconds)
-            + (repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * NativeFloor.Labels.Count * settings.Trials * trialSeconds)));
+            + (repeat * ((workloads.Count * cellSeconds) + (nativeSizes.Length * floorLabels.Count * settings.Trials * trialSeconds)));
         var repetitions = new List<Repetition>();
         var refused = new List<RefusedCell>();
         var progress = new RunProgress(console, planned);
@@ -94,7 +96,7 @@ internal static class InterleavedMeasurement
                         // A ping-pong row's native floors take their turns in the rotation like bindings,
                         // so the ratio to them pairs trials that ran side by side too.
                         var nativeSize = first.Suite == PingPongSuite.SuiteName && first.Size is { } echo && nativeSizes.Contains((int)echo) ? (int?)echo : null;
-                        var floors = nativeSize is null ? [] : NativeFloor.Labels;
+                        var floors = nativeSize is null ? [] : floorLabels;
                         var nativeRates = floors.ToDictionary(floor => floor, _ => new List<double>());
                         var turns = open.Count + floors.Count;
                         // The minimum, then more while a ratio of the row is wider than the target (PrecisionRule), up to the most.

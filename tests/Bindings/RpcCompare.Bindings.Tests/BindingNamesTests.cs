@@ -30,4 +30,13 @@ public sealed class BindingNamesTests
     {
         Assert.Throws<ArgumentNullException>(() => BindingNames.ThrowUnlessOffered("pipes", null!));
     }
+
+    [Fact]
+    public void TheBindingsThatTravelOverTcp_AreTheTcpAndHttpOnes_VariantsIncluded()
+    {
+        Assert.Equal(["wcf-nettcp", "wcf-http", "grpc-tcp", "fast-tcp"], BindingNames.All.Where(BindingNames.TravelsOverTcp));
+        Assert.True(BindingNames.TravelsOverTcp("fast-tcp/spin"));
+        Assert.False(BindingNames.TravelsOverTcp("fast-uds/spin"));
+        Assert.False(BindingNames.TravelsOverTcp("fast-tcpx"));
+    }
 }
