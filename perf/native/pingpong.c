@@ -85,13 +85,16 @@ static int tcp_pair(int fds[2])
     address.sin_port = 0;
     if (bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, 1) != 0
         || getsockname(listener, (struct sockaddr *)&address, &length) != 0) {
-        perror("bind/listen on 127.0.0.1");
+        perror("bind, listen or getsockname on 127.0.0.1");
         close(listener);
         return -1;
     }
     fds[0] = socket(AF_INET, SOCK_STREAM, 0);
     if (fds[0] < 0 || connect(fds[0], (struct sockaddr *)&address, sizeof address) != 0) {
         perror("connect to 127.0.0.1");
+        if (fds[0] >= 0) {
+            close(fds[0]);
+        }
         close(listener);
         return -1;
     }
@@ -99,11 +102,14 @@ static int tcp_pair(int fds[2])
     close(listener);
     if (fds[1] < 0) {
         perror("accept");
+        close(fds[0]);
         return -1;
     }
     if (setsockopt(fds[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0
         || setsockopt(fds[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0) {
         perror("TCP_NODELAY");
+        close(fds[0]);
+        close(fds[1]);
         return -1;
     }
     return 0;

@@ -21,15 +21,10 @@ public static class BindingNames
     public static IReadOnlyList<string> All { get; } = [WcfNetTcp, WcfUds, WcfHttp, GrpcTcp, GrpcUds, FastTcp, FastUds, Pipes, InProc];
 
     /// <summary>
-    /// Whether <paramref name="binding"/> (a name, or a name/variant as reports label knobs) travels over a
-    /// TCP connection; the others travel over a Unix socket (on Linux, pipes too) or do not leave the process.
+    /// Whether <paramref name="binding"/> travels over a TCP connection; the others travel over a Unix socket
+    /// (on Linux, pipes too) or do not leave the process.
     /// </summary>
-    public static bool TravelsOverTcp(string binding)
-    {
-        ArgumentNullException.ThrowIfNull(binding);
-        var slash = binding.IndexOf('/', StringComparison.Ordinal);
-        return (slash < 0 ? binding : binding[..slash]) is WcfNetTcp or WcfHttp or GrpcTcp or FastTcp;
-    }
+    public static bool TravelsOverTcp(string binding) => binding is WcfNetTcp or WcfHttp or GrpcTcp or FastTcp;
 
     /// <summary>Throws a clear error, listing the offered names, for a name that is not offered.</summary>
     public static void ThrowUnlessOffered(string name, IEnumerable<string> offered)

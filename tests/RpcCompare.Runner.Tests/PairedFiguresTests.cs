@@ -177,6 +177,25 @@ public sealed class PairedFiguresTests
     }
 
     [Fact]
+    public void TheFloorNote_NamesOnlyTheSocketsWhoseFloorsRan()
+    {
+        var unix = new Dictionary<(string, int), List<double>> { [(NativeFloor.BlockingLabel, 12)] = [1], [(NativeFloor.SpinningLabel, 12)] = [2] };
+        var tcp = new Dictionary<(string, int), List<double>> { [(NativeFloor.TcpBlockingLabel, 12)] = [1], [(NativeFloor.TcpSpinningLabel, 12)] = [2] };
+        var both = unix.Concat(tcp).ToDictionary();
+
+        var unixOnly = ReportTables.FloorNote(ReportBuilder.Measurements([], unix, 0.10));
+        var tcpOnly = ReportTables.FloorNote(ReportBuilder.Measurements([], tcp, 0.10));
+        var all = ReportTables.FloorNote(ReportBuilder.Measurements([], both, 0.10));
+
+        Assert.Contains(NativeFloor.SpinningLabel, unixOnly, StringComparison.Ordinal);
+        Assert.DoesNotContain(NativeFloor.TcpBlockingLabel, unixOnly, StringComparison.Ordinal);
+        Assert.Contains(NativeFloor.TcpSpinningLabel, tcpOnly, StringComparison.Ordinal);
+        Assert.DoesNotContain("native-uds", tcpOnly, StringComparison.Ordinal);
+        Assert.Contains(NativeFloor.SpinningLabel, all, StringComparison.Ordinal);
+        Assert.Contains(NativeFloor.TcpSpinningLabel, all, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void RatioToBinding_PairsAKnobsColumnWithItsBindingTrialByTrial_AndOnlyForTheKnob()
     {
         var product = Cell(BindingNames.WcfNetTcp, 1000, 2000, 1500);

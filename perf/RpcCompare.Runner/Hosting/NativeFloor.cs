@@ -29,22 +29,22 @@ internal sealed class NativeFloor : IDisposable
     public static readonly IReadOnlyList<string> Labels = [BlockingLabel, SpinningLabel, TcpBlockingLabel, TcpSpinningLabel];
 
     /// <summary>The kind of socket a floor, or a binding, travels over: what its ratio to the floor is taken against.</summary>
-    public enum Socket
+    public enum SocketKind
     {
         Unix,
         Tcp,
     }
 
-    /// <summary>The socket <paramref name="label"/> (one of <see cref="Labels"/>) travels over.</summary>
-    public static Socket SocketOf(string label) =>
-        label is TcpBlockingLabel or TcpSpinningLabel ? Socket.Tcp : Socket.Unix;
+    /// <summary>The socket the floor <paramref name="label"/> (one of <see cref="Labels"/>) travels over.</summary>
+    public static SocketKind KindOfFloor(string label) =>
+        label is TcpBlockingLabel or TcpSpinningLabel ? SocketKind.Tcp : SocketKind.Unix;
 
     /// <summary>
-    /// The floor a binding's ping-pong is compared with: the TCP floor for a binding that travels over TCP
-    /// (<see cref="BindingNames.TravelsOverTcp"/>), the Unix-socket floor for every other (Unix sockets,
-    /// pipes, which are Unix sockets on Linux, and inproc).
+    /// The socket whose floor <paramref name="binding"/>'s ping-pong is compared with: TCP for a binding that
+    /// travels over TCP (<see cref="BindingNames.TravelsOverTcp"/>), a Unix socket for every other (Unix
+    /// sockets, pipes, which are Unix sockets on Linux, and inproc).
     /// </summary>
-    public static Socket FloorFor(string binding) => BindingNames.TravelsOverTcp(binding) ? Socket.Tcp : Socket.Unix;
+    public static SocketKind KindOfBinding(string binding) => BindingNames.TravelsOverTcp(binding) ? SocketKind.Tcp : SocketKind.Unix;
 
     private readonly string _directory;
     private readonly string? _executable;
@@ -56,11 +56,11 @@ internal sealed class NativeFloor : IDisposable
         Description = description;
     }
 
-    /// <summary>The floors <paramref name="bindings"/> are compared with (<see cref="FloorFor"/>), in <see cref="Labels"/>' order.</summary>
+    /// <summary>The floors <paramref name="bindings"/> are compared with (<see cref="KindOfBinding"/>), in <see cref="Labels"/>' order.</summary>
     public static IReadOnlyList<string> LabelsFor(IEnumerable<string> bindings)
     {
-        var sockets = bindings.Select(FloorFor).ToHashSet();
-        return [.. Labels.Where(label => sockets.Contains(SocketOf(label)))];
+        var sockets = bindings.Select(KindOfBinding).ToHashSet();
+        return [.. Labels.Where(label => sockets.Contains(KindOfFloor(label)))];
     }
 
     /// <summary>The compiler used, or why there is no floor.</summary>
@@ -127,7 +127,7 @@ internal sealed class NativeFloor : IDisposable
             arguments.Add("spin");
         }
 
-        if (SocketOf(label) == Socket.Tcp)
+        if (KindOfFloor(label) == SocketKind.Tcp)
         {
             arguments.Add("tcp");
         }

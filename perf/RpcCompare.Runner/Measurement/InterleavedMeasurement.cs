@@ -14,7 +14,7 @@ internal static class InterleavedMeasurement
     /// cell of the row is opened and warmed up, then trial 1 runs for each binding, then trial 2,
     /// each trial starting one binding later, so slow drift of the machine reaches every binding
     /// alike and trial t of two bindings ran side by side (the paired ratios rely on it); a
-    /// ping-pong row's native floor takes its turn among them. With
+    /// ping-pong row's native floors (those of the sockets its bindings use) take their turns among them. With
     /// --repeat the whole selection runs again, same host, same order.
     /// </summary>
     public static async Task<(List<Repetition> Repetitions, List<RefusedCell> Refused)> MeasureAsync(

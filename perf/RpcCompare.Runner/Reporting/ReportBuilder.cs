@@ -46,7 +46,7 @@ internal static class ReportBuilder
             // The floor is one pair of processes: only a one-client rate compares with it. Its
             // trials took turns with the row's, so trial t pairs with trial t.
             var ratioToNative = workload.Suite == "pingpong" && cell.Clients == 1 && workload.Size is { } size
-                && floors.TryGetValue((NativeFloor.FloorFor(workload.Target.Binding), (int)size), out var floor)
+                && floors.TryGetValue((NativeFloor.KindOfBinding(workload.Target.Binding), (int)size), out var floor)
                 ? PairedRatio([.. cell.Trials.Select(t => t.CallsPerSecond)], floor.Rates)
                 : null;
             records.Add(new MeasurementRecord(
@@ -81,7 +81,7 @@ internal static class ReportBuilder
         {
             var rate = new Spread(Statistics.Median([.. rates]), rates.Min(), rates.Max());
             // The slower floor's ratio to the faster of its socket says what sleeping costs per hop; the floor itself has none.
-            var fastest = floors[(NativeFloor.SocketOf(label), size)];
+            var fastest = floors[(NativeFloor.KindOfFloor(label), size)];
             var toFloor = fastest.Label == label ? null : PairedRatio(rates, fastest.Rates);
             records.Add(new MeasurementRecord("pingpong", "echo", label, size, 2L * size, 1, rate, null, null, null, toFloor, rates.Count, 0,
                 null, null, null, Relative(rate), Relative(rate) > noiseThreshold, null, null, null));
@@ -94,8 +94,8 @@ internal static class ReportBuilder
     /// At each size and over each kind of socket, the faster native floor (by median): "the floor" every
     /// binding over that socket is compared with, whichever way of waiting reached it.
     /// </summary>
-    private static Dictionary<(NativeFloor.Socket Socket, int Size), (string Label, List<double> Rates)> Floors(IReadOnlyDictionary<(string Floor, int Size), List<double>> native) =>
-        native.GroupBy(n => (NativeFloor.SocketOf(n.Key.Floor), n.Key.Size)).ToDictionary(
+    private static Dictionary<(NativeFloor.SocketKind Socket, int Size), (string Label, List<double> Rates)> Floors(IReadOnlyDictionary<(string Floor, int Size), List<double>> native) =>
+        native.GroupBy(n => (NativeFloor.KindOfFloor(n.Key.Floor), n.Key.Size)).ToDictionary(
             g => g.Key,
             g => g.Select(n => (Label: n.Key.Floor, Rates: n.Value)).MaxBy(n => Statistics.Median([.. n.Rates])));
 

@@ -37,10 +37,7 @@ internal static class ReportTables
                 case "pingpong":
                     tables.Add(Matrix(suite, "pingpong: round trips per second, median (min–max)", records, m => Spread(m.CallsPerSecond.Median, m.CallsPerSecond.Min, m.CallsPerSecond.Max, "#,0")));
                     tables.Add(Matrix(suite, "pingpong: ratio to the native floor", records, m => m.RatioToNativeSpread is { } r ? r.Median.ToString("0.00", s_culture) + Interval(r) : null,
-                        $"The floor at each size is the faster of {NativeFloor.BlockingLabel} (blocking read and write on a Unix socket) and {NativeFloor.SpinningLabel} "
-                        + $"(both sides poll a non-blocking socket, a busy core each); for the bindings that travel over TCP ({string.Join(", ", BindingNames.All.Where(BindingNames.TravelsOverTcp))}) "
-                        + $"it is the faster of {NativeFloor.TcpBlockingLabel} and {NativeFloor.TcpSpinningLabel}, the same over TCP on 127.0.0.1. "
-                        + $"A slower floor's figure is its ratio to the faster over the same socket. {report.Environment.NativeFloor}. " + IntervalNote));
+                        FloorNote(records) + $"{report.Environment.NativeFloor}. " + IntervalNote));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the runner process", records, m => m.AllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
                         "Client side for every binding; for inproc the service runs in the runner too, so its allocations are counted."));
                     tables.Add(Matrix(suite, "pingpong: bytes allocated per round trip in the host process", records, m => m.HostAllocatedBytesPerCall is { } a ? a.ToString("#,0", s_culture) : null,
@@ -102,6 +99,27 @@ internal static class ReportTables
 
     /// <summary>The headlines that moved most between repetitions, worst first.</summary>
     public const int RepeatabilityRows = 25;
+
+    /// <summary>What the floors of this run are: only the sockets that were measured (a run measures the floors its bindings need).</summary>
+    internal static string FloorNote(IReadOnlyList<MeasurementRecord> records)
+    {
+        var unix = records.Any(r => r.Binding == NativeFloor.BlockingLabel);
+        var tcp = records.Any(r => r.Binding == NativeFloor.TcpBlockingLabel);
+        var note = "";
+        if (unix)
+        {
+            note += $"The floor at each size is the faster of {NativeFloor.BlockingLabel} (blocking read and write on a Unix socket) and {NativeFloor.SpinningLabel} "
+                + "(both sides poll a non-blocking socket, a busy core each)" + (tcp ? " for the bindings over a Unix socket, pipes and inproc. " : ". ");
+        }
+
+        if (tcp)
+        {
+            note += $"For the bindings that travel over TCP ({string.Join(", ", BindingNames.All.Where(BindingNames.TravelsOverTcp))}) the floor is the faster of "
+                + $"{NativeFloor.TcpBlockingLabel} and {NativeFloor.TcpSpinningLabel}, the same C ping-pong over TCP on 127.0.0.1. ";
+        }
+
+        return note + "A slower floor's figure is its ratio to the faster over the same socket. ";
+    }
 
     private static string Noisy(MeasurementRecord record, string text) => record.Noisy ? $"{text} {NoisyMark}" : text;
 

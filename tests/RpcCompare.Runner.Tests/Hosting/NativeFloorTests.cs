@@ -14,6 +14,7 @@ public sealed class NativeFloorTests
     [InlineData(NativeFloor.SpinningLabel, CpuPlacement.SameCore)]
     [InlineData(NativeFloor.TcpBlockingLabel, CpuPlacement.None)]
     [InlineData(NativeFloor.TcpBlockingLabel, CpuPlacement.SeparateCores)]
+    [InlineData(NativeFloor.TcpBlockingLabel, CpuPlacement.SameCore)]
     [InlineData(NativeFloor.TcpSpinningLabel, CpuPlacement.None)]
     [InlineData(NativeFloor.TcpSpinningLabel, CpuPlacement.SameCore)]
     public void EveryFloor_RunsUnderEveryPlacement(string label, CpuPlacement placement)
@@ -45,15 +46,13 @@ public sealed class NativeFloorTests
     [InlineData("wcf-http", true)]
     [InlineData("grpc-tcp", true)]
     [InlineData("fast-tcp", true)]
-    [InlineData("fast-tcp/spin", true)]
     [InlineData("wcf-uds", false)]
     [InlineData("grpc-uds", false)]
     [InlineData("fast-uds", false)]
-    [InlineData("fast-uds/tcp-like", false)]
     [InlineData("pipes", false)]
     [InlineData("inproc", false)]
     public void ABinding_IsComparedWithTheFloorOfItsSocket(string binding, bool overTcp) =>
-        Assert.Equal(overTcp ? NativeFloor.Socket.Tcp : NativeFloor.Socket.Unix, NativeFloor.FloorFor(binding));
+        Assert.Equal(overTcp ? NativeFloor.SocketKind.Tcp : NativeFloor.SocketKind.Unix, NativeFloor.KindOfBinding(binding));
 
     [Fact]
     public void OnlyTheFloorsOfTheMeasuredBindingsRun()
