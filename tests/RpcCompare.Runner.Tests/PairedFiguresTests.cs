@@ -112,7 +112,7 @@ public sealed class PairedFiguresTests
     [Fact]
     public void RatioToNative_PairsEachTrialWithTheFloorsTrialThatTookTurnsWithIt()
     {
-        var workload = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
+        var workload = PipesEchoAt12Bytes();
         var pipes = new CellResult(workload, 1, [Trial(100), Trial(300), Trial(200)]);
         var native = new Dictionary<(string, int), List<double>> { [(NativeFloor.BlockingLabel, 12)] = [50, 600, 100] };
 
@@ -129,7 +129,7 @@ public sealed class PairedFiguresTests
     [Fact]
     public void RatioToNative_IsToTheFasterFloorAtEachSize_AndTheSlowerFloorGetsItsRatioToIt()
     {
-        var at12 = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
+        var at12 = PipesEchoAt12Bytes();
         var at248k = at12 with { Size = 248_832, PayloadBytes = 2 * 248_832 };
         var native = new Dictionary<(string, int), List<double>>
         {
@@ -154,7 +154,7 @@ public sealed class PairedFiguresTests
     [Fact]
     public void RatioToNative_OfATcpBinding_IsToTheTcpFloor_AndEachSocketsFloorsAreRankedApart()
     {
-        var pipes = new Workload("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
+        var pipes = PipesEchoAt12Bytes();
         var fastTcp = pipes with { Target = new BindingTarget("fast-tcp/spin", BindingNames.FastTcp, "", "", Variant: "spin") };
         var native = new Dictionary<(string, int), List<double>>
         {
@@ -222,6 +222,10 @@ public sealed class PairedFiguresTests
     // One workload per binding for the same cell of the table.
     private static Workload Workload(string binding) =>
         new("ops", "Ping", new BindingTarget(binding, binding, "", ""), null, 0, _ => () => Task.CompletedTask);
+
+    /// <summary>The ping-pong row of 12-byte echoes, pipes' cell of it (the row other bindings' cells are copies of).</summary>
+    private static Workload PipesEchoAt12Bytes() =>
+        new("pingpong", "echo", new BindingTarget(BindingNames.Pipes, BindingNames.Pipes, "", ""), 12, 24, _ => () => Task.CompletedTask);
 
     // A paired ratio's median, min and max, and an interval around its geometric mean (PrecisionTests checks the interval's own figures).
     private static void AssertRatio(Spread expected, Spread? actual)

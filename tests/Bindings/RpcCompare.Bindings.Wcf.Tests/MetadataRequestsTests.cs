@@ -27,20 +27,8 @@ public sealed class MetadataRequestsTests
     {
         using var queue = new SemaphoreSlim(1, 1);
         var requests = new MetadataRequests(queue);
-        var firstMayFinish = new TaskCompletionSource();
-        var secondEntered = false;
 
-        var first = requests.InvokeAsync(Request("GET", "?wsdl"), _ => firstMayFinish.Task);
-        var second = requests.InvokeAsync(Request("GET", "?xsd=xsd0"), _ =>
-        {
-            secondEntered = true;
-            return Task.CompletedTask;
-        });
-
-        Assert.False(secondEntered);
-        firstMayFinish.SetResult();
-        await Task.WhenAll(first, second).Bounded();
-        Assert.True(secondEntered);
+        await AssertSecondWaitsForFirst(requests, requests, "?xsd=xsd0");
     }
 
     /// <summary>
@@ -48,41 +36,8 @@ public sealed class MetadataRequestsTests
     /// waits for the first host's (a queue per host failed three CI-sized runs).
     /// </summary>
     [Fact]
-    public async Task AnotherHostsMetadataRequest_WaitsUntilTheFirstIsAnswered()
-    {
-        var firstHost = new MetadataRequests();
-        var secondHost = new MetadataRequests();
-        var firstEntered = new TaskCompletionSource();
-        var firstMayFinish = new TaskCompletionSource();
-        var secondEntered = false;
-
-        var first = firstHost.InvokeAsync(Request("GET", "?wsdl"), _ =>
-        {
-            firstEntered.TrySetResult();
-            return firstMayFinish.Task;
-        });
-        try
-        {
-            // Another test class's host may hold the process-wide queue for a moment: wait until ours has it.
-            await firstEntered.Task.Bounded();
-            var second = secondHost.InvokeAsync(Request("GET", "?singleWsdl"), _ =>
-            {
-                secondEntered = true;
-                return Task.CompletedTask;
-            });
-
-            Assert.False(secondEntered);
-            firstMayFinish.SetResult();
-            await Task.WhenAll(first, second).Bounded();
-            Assert.True(secondEntered);
-        }
-        finally
-        {
-            // A failed assertion must not leave the process-wide queue held: every other ?wsdl of the
-            // test process would wait behind it and fail for this test's reason.
-            firstMayFinish.TrySetResult();
-        }
-    }
+    public Task AnotherHostsMetadataRequest_WaitsUntilTheFirstIsAnswered() =>
+        AssertSecondWaitsForFirst(new MetadataRequests(), new MetadataRequests(), "?singleWsdl");
 
     [Fact]
     public async Task OtherRequests_PassWhileAMetadataRequestIsBeingAnswered()
@@ -125,6 +80,44 @@ public sealed class MetadataRequestsTests
         });
 
         Assert.Equal("?singleWsdl", seen);
+    }
+
+    /// <summary>
+    /// A ?wsdl through <paramref name="firstHost"/> holds the queue until released; a metadata request through
+    /// <paramref name="secondHost"/> must not enter until then, and must enter after.
+    /// </summary>
+    private static async Task AssertSecondWaitsForFirst(MetadataRequests firstHost, MetadataRequests secondHost, string secondQuery)
+    {
+        var firstEntered = new TaskCompletionSource();
+        var firstMayFinish = new TaskCompletionSource();
+        var secondEntered = false;
+
+        var first = firstHost.InvokeAsync(Request("GET", "?wsdl"), _ =>
+        {
+            firstEntered.TrySetResult();
+            return firstMayFinish.Task;
+        });
+        try
+        {
+            // With the process-wide queue another test class's host may hold it for a moment: wait until ours has it.
+            await firstEntered.Task.Bounded();
+            var second = secondHost.InvokeAsync(Request("GET", secondQuery), _ =>
+            {
+                secondEntered = true;
+                return Task.CompletedTask;
+            });
+
+            Assert.False(secondEntered);
+            firstMayFinish.SetResult();
+            await Task.WhenAll(first, second).Bounded();
+            Assert.True(secondEntered);
+        }
+        finally
+        {
+            // A failed assertion must not leave the process-wide queue held: every other ?wsdl of the
+            // test process would wait behind it and fail for this test's reason.
+            firstMayFinish.TrySetResult();
+        }
     }
 
     private static DefaultHttpContext Request(string method, string query)
