@@ -40,7 +40,13 @@ public sealed class FileTransferParityTests
         }
     }
 
-    internal static async Task<string> TranscriptAsync(RpcClientFactory factory, string binding, string address)
+    // The fast bindings' streamed calls block their calling thread and return completed tasks: run on the
+    // caller's thread, the whole transcript would finish before the caller's Bounded() is applied, and a
+    // stall would hang the run instead of failing the test after its bound.
+    internal static Task<string> TranscriptAsync(RpcClientFactory factory, string binding, string address) =>
+        Task.Run(() => TranscriptOnThisThreadAsync(factory, binding, address));
+
+    private static async Task<string> TranscriptOnThisThreadAsync(RpcClientFactory factory, string binding, string address)
     {
         var files = factory.Create<IFileTransferService>(binding, address);
         try
