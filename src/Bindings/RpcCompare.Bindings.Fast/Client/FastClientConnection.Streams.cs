@@ -30,37 +30,72 @@ internal sealed partial class FastClientConnection
         }
     }
 
-    private TReply CallStreamed<TRequest, TReply>(ushort id, OperationDescription description, TRequest request, bool streamIn, bool streamOut, FastConnectionPool? pool)
+    /// <summary>
+    /// A streamed call: the request (a Stream sent in chunks after an empty request) and the reply (a
+    /// Stream read as the caller reads). The call timeout and the caller's token bound it up to its
+    /// reply as any call's (<see cref="StreamedWait"/>: either closes the connection), and the timeout
+    /// bounds each wait of the reply stream for its next chunk (<see cref="ReplyStream"/>).
+    /// </summary>
+    private TReply CallStreamed<TRequest, TReply>(ushort id, OperationDescription description, TRequest request, bool streamIn, bool streamOut,
+        FastConnectionPool? pool, CancellationToken cancellationToken)
     {
-        var callId = NextCallId();
-        if (streamIn)
+        using var wait = StreamedWait.Start(this, _options.CallTimeout, cancellationToken);
+        uint callId;
+        ReadOnlySpan<byte> body;
+        try
         {
-            _writer.ResetRequest();
-            Send(_writer.Complete(FrameKind.Request, id, callId));
-            try
-            {
-                StreamChunks.Send((Stream)(object)request!, callId, this);
-            }
-            catch
-            {
-                // The caller's stream failed part-way: the server waits for the rest of a request it will never get.
-                IsBroken = true;
-                throw;
-            }
+            callId = SendRequest(id, request, streamIn);
+            body = Answer(callId, FrameKind.Reply, description);
         }
-        else
+        catch (Exception e) when (wait is { Ended: true })
         {
-            _writer.ResetRequest();
-            Body.WriteMessage(_writer, request);
-            ThrowIfTooLarge();
-            Send(_writer.Complete(FrameKind.Request, id, callId));
+            throw wait.Failure(e, timeout => CallTimedOut(description, timeout));
         }
 
-        var body = Answer(callId, FrameKind.Reply, description);
+        // Ended as the reply came, the connection is closed and a reply stream could not be read: the call
+        // fails as the caller asked. Once disposed, the wait cannot end any more.
+        wait?.Dispose();
+        if (wait is { Ended: true })
+        {
+            throw wait.Failure(null, timeout => CallTimedOut(description, timeout));
+        }
+
         return streamOut
             ? (TReply)(object)new ReplyStream(this, pool ?? throw new ArgumentNullException(nameof(pool)), callId, description)
             : Replies.Read<TReply>(body, description);
     }
+
+    /// <summary>The request of a streamed call: its message, or an empty request and then the caller's stream in chunks. Returns its call id.</summary>
+    private uint SendRequest<TRequest>(ushort id, TRequest request, bool streamIn)
+    {
+        var callId = NextCallId();
+        _writer.ResetRequest();
+        if (!streamIn)
+        {
+            Body.WriteMessage(_writer, request);
+            ThrowIfTooLarge();
+            Send(_writer.Complete(FrameKind.Request, id, callId));
+            return callId;
+        }
+
+        Send(_writer.Complete(FrameKind.Request, id, callId));
+        try
+        {
+            StreamChunks.Send((Stream)(object)request!, callId, this);
+        }
+        catch
+        {
+            // The caller's stream failed part-way: the server waits for the rest of a request it will never get.
+            IsBroken = true;
+            throw;
+        }
+
+        return callId;
+    }
+
+    private static string CallTimedOut(OperationDescription operation, TimeSpan timeout) =>
+        $"{operation.Name} did not complete within {timeout.TotalMilliseconds:#,0.###} ms ({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); " +
+        "its connection was closed, which cancels it on the server.";
 
     private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)
     {

@@ -20,6 +20,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     private readonly string _binding;
     private readonly Dictionary<FastContract, BoundContract> _bound = [];
     private uint _lastCallId;
+    private bool _isBroken;
 
     private FastClientConnection(FastTransport transport, string binding, FastClientOptions options)
     {
@@ -34,7 +35,11 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         };
     }
 
-    public bool IsBroken { get; private set; }
+    // Volatile: a streamed call's timeout or cancellation breaks the connection from another thread (Abort).
+    public bool IsBroken { get => Volatile.Read(ref _isBroken); private set => Volatile.Write(ref _isBroken, value); }
+
+    /// <summary>How long a call may take (<see cref="FastClientOptions.CallTimeout"/>): a reply stream's wait for each chunk too.</summary>
+    public TimeSpan CallTimeout => _options.CallTimeout;
 
     /// <summary>When the connection last finished a call (Environment.TickCount64).</summary>
     public long LastUsed { get; private set; } = Environment.TickCount64;
@@ -70,7 +75,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
 
         if (streamIn || streamOut)
         {
-            return CallStreamed<TRequest, TReply>(id, description, request, streamIn, streamOut, pool);
+            return CallStreamed<TRequest, TReply>(id, description, request, streamIn, streamOut, pool, cancellationToken);
         }
 
         _writer.ResetRequest();
@@ -93,6 +98,24 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
         return cancellationToken.CanBeCanceled || _options.CallTimeout != Timeout.InfiniteTimeSpan
             ? Replies.Read<TReply>(CancellableExchange(frame, callId, description, cancellationToken), description)
             : Replies.Read<TReply>(Exchange(frame, callId, FrameKind.Reply, description), description);
+    }
+
+    /// <summary>
+    /// Closes the connection under a call in progress, from any thread (a streamed call's timeout or
+    /// cancellation, <see cref="StreamedWait"/>): the caller's blocked send or receive returns, and the
+    /// connection is not reused. The caller's thread still disposes it.
+    /// </summary>
+    public void Abort()
+    {
+        IsBroken = true;
+        try
+        {
+            _transport.Socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already closed.
+        }
     }
 
     public void Dispose()

@@ -27,8 +27,10 @@ public sealed class FastClientOptions
     /// <summary>
     /// How long a call may take (WCF's OperationTimeout): past it the client tells the server to
     /// cancel the call (the service's CancellationToken fires, if it takes one) and the caller gets
-    /// a <see cref="TimeoutException"/>; the connection stays usable. Streamed calls are not timed.
-    /// Infinite (the default) or positive.
+    /// a <see cref="TimeoutException"/>; the connection stays usable. A streamed call is timed up to
+    /// its reply (a request stream's sending included), and its reply stream's every wait for the next
+    /// chunk; one past it (or cancelled by the caller's token) closes its connection instead, which the
+    /// server takes as the call's cancellation. Infinite (the default) or positive.
     /// </summary>
     public TimeSpan CallTimeout { get; set; } = Timeout.InfiniteTimeSpan;
 

@@ -40,43 +40,14 @@ internal sealed class ReplyStream : Stream
 
     public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
-    public override int Read(Span<byte> buffer)
-    {
-        ObjectDisposedException.ThrowIf(_chunk.Length == 0, this);
-        while (_offset == _length && !_ended)
-        {
-            try
-            {
-                if (!_connection.NextChunk(_callId, _operation, out var chunk))
-                {
-                    _ended = true;
-                    Release();
-                    break;
-                }
+    public override int Read(Span<byte> buffer) => Read(buffer, CancellationToken.None);
 
-                chunk.CopyTo(_chunk);
-                (_offset, _length) = (0, chunk.Length);
-            }
-            catch
-            {
-                // The server's error (or a broken connection) ends the stream; the connection goes back, or away.
-                _ended = true;
-                Release();
-                throw;
-            }
-        }
-
-        var copied = Math.Min(buffer.Length, _length - _offset);
-        _chunk.AsSpan(_offset, copied).CopyTo(buffer);
-        _offset += copied;
-        return copied;
-    }
-
+    // Synchronous (the connection's receive blocks), but the token ends a wait for the next chunk.
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        cancellationToken.IsCancellationRequested ? Task.FromCanceled<int>(cancellationToken) : Task.FromResult(Read(buffer.AsSpan(offset, count)));
+        cancellationToken.IsCancellationRequested ? Task.FromCanceled<int>(cancellationToken) : Task.FromResult(Read(buffer.AsSpan(offset, count), cancellationToken));
 
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
-        cancellationToken.IsCancellationRequested ? ValueTask.FromCanceled<int>(cancellationToken) : new ValueTask<int>(Read(buffer.Span));
+        cancellationToken.IsCancellationRequested ? ValueTask.FromCanceled<int>(cancellationToken) : new ValueTask<int>(Read(buffer.Span, cancellationToken));
 
     public override void Flush()
     {
@@ -107,6 +78,71 @@ internal sealed class ReplyStream : Stream
         }
 
         base.Dispose(disposing);
+    }
+
+    private int Read(Span<byte> buffer, CancellationToken cancellationToken)
+    {
+        ObjectDisposedException.ThrowIf(_chunk.Length == 0, this);
+        while (_offset == _length && !_ended)
+        {
+            if (!NextChunk(cancellationToken))
+            {
+                break;
+            }
+        }
+
+        var copied = Math.Min(buffer.Length, _length - _offset);
+        _chunk.AsSpan(_offset, copied).CopyTo(buffer);
+        _offset += copied;
+        return copied;
+    }
+
+    /// <summary>
+    /// Waits for the next chunk, at most the call timeout (<see cref="StreamedWait"/>, which closes the
+    /// connection to end the wait); false at the stream's end.
+    /// </summary>
+    private bool NextChunk(CancellationToken cancellationToken)
+    {
+        using var wait = StreamedWait.Start(_connection, _connection.CallTimeout, cancellationToken);
+        try
+        {
+            if (!_connection.NextChunk(_callId, _operation, out var chunk))
+            {
+                End();
+                return false;
+            }
+
+            chunk.CopyTo(_chunk);
+            (_offset, _length) = (0, chunk.Length);
+        }
+        catch (Exception e)
+        {
+            // The server's error (or a broken connection) ends the stream; the connection goes back, or away.
+            End();
+            throw wait is { Ended: true } ? wait.Failure(e, Stalled) : e;
+        }
+
+        // Once disposed, the wait cannot end any more: ended as the chunk came, the connection is closed
+        // and the rest cannot come, so the read fails as the caller asked.
+        wait?.Dispose();
+        if (wait is { Ended: true })
+        {
+            (_offset, _length) = (0, 0);
+            End();
+            throw wait.Failure(null, Stalled);
+        }
+
+        return true;
+    }
+
+    private string Stalled(TimeSpan timeout) =>
+        $"The reply stream of {_operation.Name} sent nothing for {timeout.TotalMilliseconds:#,0.###} ms " +
+        $"({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); its connection was closed.";
+
+    private void End()
+    {
+        _ended = true;
+        Release();
     }
 
     private void Release()

@@ -1,0 +1,167 @@
+using Microsoft.Extensions.DependencyInjection;
+using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Testing;
+
+namespace RpcCompare.Bindings.Fast.Tests;
+
+/// <summary>
+/// A streamed call is bounded by the call timeout and the caller's token as any call is: up to its
+/// reply (a request stream's sending included) and at each wait of its reply stream. Either closes
+/// the call's connection, which cancels the service's token; the caller's next call gets a new one.
+/// </summary>
+public sealed class FastStreamTimeoutTests
+{
+    private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan CallTimeout = TimeSpan.FromMilliseconds(300);
+
+    [Fact]
+    public async Task AReplyStreamThatStalls_FailsItsRead_AfterTheCallTimeout_AndTheNextCallWorks()
+    {
+        var (server, service) = await StartAsync();
+        await using var _ = server;
+        var streams = server.Client<IStalledStreams>(new FastClientOptions { CallTimeout = CallTimeout });
+        try
+        {
+            using var trickle = streams.Trickle();
+            var buffer = new byte[StalledStreams.FirstChunk];
+            Assert.Equal(StalledStreams.FirstChunk, trickle.Read(buffer));
+
+            var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => trickle.Read(buffer)).WaitAsync(Settle));
+
+            Assert.Equal("The reply stream of Trickle sent nothing for 300 ms (FastClientOptions.CallTimeout); its connection was closed.", timedOut.Message);
+            Assert.Equal(5, streams.Echo(5));
+
+            // The server's thread is in the service's stream until it yields; then its next send finds the connection closed.
+            service.Release();
+            await Eventually.HoldsAsync(() => server.Server.OpenConnections == 1, Settle, () => $"{server.Server.OpenConnections} connections open: the stalled stream's was not closed");
+        }
+        finally
+        {
+            service.Release();
+        }
+    }
+
+    [Fact]
+    public async Task AReplyStreamsReadCancelledByItsToken_IsOperationCanceled_WithThatToken()
+    {
+        var (server, service) = await StartAsync();
+        await using var _ = server;
+        var streams = server.Client<IStalledStreams>();
+        try
+        {
+            await using var trickle = streams.Trickle();
+            var buffer = new byte[StalledStreams.FirstChunk];
+            Assert.Equal(StalledStreams.FirstChunk, await trickle.ReadAsync(buffer));
+            using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+
+            var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() => trickle.ReadAsync(buffer, cancellation.Token).AsTask()).WaitAsync(Settle));
+
+            Assert.Equal(cancellation.Token, cancelled.CancellationToken);
+            Assert.Equal(6, streams.Echo(6));
+        }
+        finally
+        {
+            service.Release();
+        }
+    }
+
+    [Fact]
+    public async Task AStreamedCallWhoseReplyNeverComes_IsATimeoutException_AndTheServiceIsCancelled()
+    {
+        var (server, service) = await StartAsync();
+        await using var _ = server;
+        var streams = server.Client<IStalledStreams>(new FastClientOptions { CallTimeout = CallTimeout });
+
+        var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => streams.NeverAsync(CancellationToken.None)).WaitAsync(Settle));
+
+        Assert.Equal("Never did not complete within 300 ms (FastClientOptions.CallTimeout); its connection was closed, which cancels it on the server.", timedOut.Message);
+        await service.TokenFired.WaitAsync(Settle);
+        Assert.Equal(7, streams.Echo(7));
+    }
+
+    [Fact]
+    public async Task AStreamedCallCancelledByTheCaller_IsOperationCanceled_AndTheServiceIsCancelled()
+    {
+        var (server, service) = await StartAsync();
+        await using var _ = server;
+        var streams = server.Client<IStalledStreams>();
+        using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+
+        var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() => streams.ReadFirstByteAsync(new MemoryStream([42, 43]), cancellation.Token)).WaitAsync(Settle));
+
+        Assert.Equal(cancellation.Token, cancelled.CancellationToken);
+        await service.TokenFired.WaitAsync(Settle);
+        Assert.Equal(8, streams.Echo(8));
+    }
+
+    [Fact]
+    public async Task ARequestStreamTheServerStopsReading_IsBoundedByTheCallTimeout()
+    {
+        var (server, service) = await StartAsync();
+        await using var _ = server;
+        var streams = server.Client<IStalledStreams>(new FastClientOptions { CallTimeout = CallTimeout });
+
+        // The service reads one byte; the server buffers a megabyte more, then stops reading the socket, and the send blocks.
+        var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => streams.ReadFirstByteAsync(new EndlessStream(), CancellationToken.None)).WaitAsync(Settle));
+
+        Assert.StartsWith("ReadFirstByte did not complete within 300 ms", timedOut.Message, StringComparison.Ordinal);
+        Assert.Equal(9, streams.Echo(9));
+
+        // The server's connection thread waits for the service to read on (the request bytes before the client's
+        // hang-up are still to be read): the service's return frees it, and the closed connection is seen.
+        service.Release();
+        await Eventually.HoldsAsync(() => server.Server.OpenConnections == 1, Settle, () => $"{server.Server.OpenConnections} connections open: the timed-out call's was not closed");
+    }
+
+    [Fact]
+    public async Task AStreamedCall_WithNeitherTimeoutNorToken_StillWaitsForItsReply()
+    {
+        var (server, service) = await StartAsync();
+        await using var _ = server;
+        var streams = server.Client<IStalledStreams>();
+
+        var call = Task.Run(() => streams.NeverAsync(CancellationToken.None));
+        await Task.Delay(CallTimeout * 2);
+        Assert.False(call.IsCompleted, "a streamed call without a timeout ended on its own");
+
+        service.Release();
+        await using var reply = await call.WaitAsync(Settle);
+        Assert.Equal(-1, reply.ReadByte());
+    }
+
+    private static async Task<(TestFastServer Server, StalledStreams Service)> StartAsync()
+    {
+        var service = new StalledStreams();
+        return (await TestFastServer.StartAsync(register: s => s.AddSingleton(service).AddRpcService<IStalledStreams, StalledStreams>()), service);
+    }
+
+    /// <summary>Zeros for ever.</summary>
+    private sealed class EndlessStream : Stream
+    {
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+        public override int Read(byte[] buffer, int offset, int count)
+        {
+            Array.Clear(buffer, offset, count);
+            return count;
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    }
+}
