@@ -107,10 +107,11 @@ public sealed class FastStreamTimeoutTests
         Assert.StartsWith("ReadFirstByte did not complete within 300 ms", timedOut.Message, StringComparison.Ordinal);
         Assert.Equal(9, streams.Echo(9));
 
-        // The server's connection thread waits for the service to read on (the request bytes before the client's
-        // hang-up are still to be read): the service's return frees it, and the closed connection is seen.
-        service.Release();
+        // The server's connection thread, waiting for the service to read on with the request's bytes before the
+        // hang-up still unread, sees the hang-up all the same: the service is cancelled and the connection closed.
+        await service.TokenFired.WaitAsync(Settle);
         await Eventually.HoldsAsync(() => server.Server.OpenConnections == 1, Settle, () => $"{server.Server.OpenConnections} connections open: the timed-out call's was not closed");
+        Assert.Single(server.Log.Matching("hung up while its request stream waited"));
     }
 
     [Fact]

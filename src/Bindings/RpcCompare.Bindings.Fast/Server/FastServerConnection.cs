@@ -29,6 +29,7 @@ internal sealed class FastServerConnection : IDisposable
     private readonly ConcurrentDictionary<uint, InboundStream> _inbound = new();
     private readonly CancellationTokenSource _closing = new();
     private readonly BusyCount _handling;
+    private readonly Func<bool> _clientHungUp;
     private FastPushSession? _push;
 
     // overLimit: when set, the connection is told this (an Error frame for the connection, id 0) and closed, unless its caller is refused first.
@@ -45,6 +46,7 @@ internal sealed class FastServerConnection : IDisposable
         Id = id;
         _overLimit = overLimit;
         Sender = new ConnectionSender(transport, logger, id);
+        _clientHungUp = () => PeerHangUp.HasHappened(_transport.Socket);
     }
 
     public long Id { get; }
@@ -238,7 +240,7 @@ internal sealed class FastServerConnection : IDisposable
                 // A chunk for a call that already ended (it failed before reading everything) is dropped.
                 if (_inbound.TryGetValue(header.CallId, out var inbound))
                 {
-                    inbound.Write(body, _closing.Token);
+                    inbound.Write(body, _clientHungUp, _closing.Token);
                 }
 
                 break;

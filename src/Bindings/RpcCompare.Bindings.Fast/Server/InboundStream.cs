@@ -12,6 +12,9 @@ namespace RpcCompare.Bindings.Fast.Server;
 internal sealed class InboundStream
 {
     private readonly Pipe _pipe = new(new PipeOptions(pauseWriterThreshold: 1024 * 1024, resumeWriterThreshold: 512 * 1024, useSynchronizationContext: false));
+    /// <summary>How often a back-pressured request stream looks whether its client is still there.</summary>
+    private static readonly TimeSpan HangUpCheck = TimeSpan.FromMilliseconds(100);
+
     private volatile bool _done;
 
     public InboundStream()
@@ -24,9 +27,10 @@ internal sealed class InboundStream
 
     /// <summary>
     /// Appends a chunk; blocks while the service is a megabyte behind. Returns at once once the call is
-    /// over; throws <see cref="OperationCanceledException"/> when <paramref name="closing"/> fires (the connection is closing).
+    /// over; throws <see cref="OperationCanceledException"/> when <paramref name="closing"/> fires (the connection is closing),
+    /// and <see cref="EndOfStreamException"/> when <paramref name="clientHungUp"/> says the client has gone meanwhile.
     /// </summary>
-    public void Write(ReadOnlySpan<byte> chunk, CancellationToken closing)
+    public void Write(ReadOnlySpan<byte> chunk, Func<bool> clientHungUp, CancellationToken closing)
     {
         if (_done)
         {
@@ -34,7 +38,26 @@ internal sealed class InboundStream
         }
 
         _pipe.Writer.Write(chunk);
-        _done = _pipe.Writer.FlushAsync(closing).AsTask().GetAwaiter().GetResult().IsCompleted;
+        var flush = _pipe.Writer.FlushAsync(closing);
+        _done = (flush.IsCompleted ? flush.Result : WaitForTheService(flush.AsTask(), clientHungUp)).IsCompleted;
+    }
+
+    /// <summary>
+    /// Back-pressure: the connection's thread waits for the service to read on, looking now and then
+    /// whether the client hung up (its call timed out or was cancelled). The bytes it sent before are
+    /// still unread, so the receive would not see the hang-up until the service has read them all.
+    /// </summary>
+    private static FlushResult WaitForTheService(Task<FlushResult> flush, Func<bool> clientHungUp)
+    {
+        while (!flush.Wait(HangUpCheck))
+        {
+            if (clientHungUp())
+            {
+                throw new EndOfStreamException("The client hung up while its request stream waited for the service to read on.");
+            }
+        }
+
+        return flush.Result;
     }
 
     /// <summary>The stream ended (StreamEnd), or failed (the connection went away): the service's reads see it.</summary>
