@@ -43,6 +43,9 @@ static int transfer(int fd, char *buffer, size_t size, int writing)
             continue;
         }
         if (n <= 0) {
+            if (n == 0) {
+                errno = 0; /* the end of the stream, not an error of the call */
+            }
             return -1;
         }
         done += (size_t)n;
@@ -115,6 +118,14 @@ static int tcp_pair(int fds[2])
     return 0;
 }
 
+/* The measuring side's send or receive failed: the echo side went away (or the socket failed). */
+static int echo_side_failed(void)
+{
+    int saved = errno;
+    fprintf(stderr, "the round trip failed (%s): the echo side closed or died\n", saved != 0 ? strerror(saved) : "end of stream");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -164,6 +175,8 @@ int main(int argc, char **argv)
         pin_to_cpu(0);
     }
 
+    /* A send to an echo side that died fails with EPIPE and is reported, instead of killing this process without a word. */
+    signal(SIGPIPE, SIG_IGN);
     pid_t child = fork();
     if (child < 0) {
         perror("fork");
@@ -184,7 +197,7 @@ int main(int argc, char **argv)
     /* Warm-up, then count round trips until the time is up (checking the clock every 64). */
     for (int i = 0; i < 1000; i++) {
         if (transfer(fds[0], buffer, size, 1) != 0 || transfer(fds[0], buffer, size, 0) != 0) {
-            return 1;
+            return echo_side_failed();
         }
     }
     long roundtrips = 0;
@@ -193,7 +206,7 @@ int main(int argc, char **argv)
     while (elapsed < limit) {
         for (int i = 0; i < 64; i++) {
             if (transfer(fds[0], buffer, size, 1) != 0 || transfer(fds[0], buffer, size, 0) != 0) {
-                return 1;
+                return echo_side_failed();
             }
         }
         roundtrips += 64;
