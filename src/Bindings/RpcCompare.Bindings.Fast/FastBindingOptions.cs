@@ -8,7 +8,11 @@ public abstract class FastBindingOptions : ConnectionLimitOptions
     /// <summary>Largest request body accepted; a larger one is answered QuotaExceeded and its connection closed. Defaults to 16 MiB.</summary>
     public int MaxMessageSize { get; set; } = 16 * 1024 * 1024;
 
-    /// <summary>How long one frame may take to arrive once it has started; a slower sender is disconnected. Defaults to 30 seconds.</summary>
+    /// <summary>
+    /// How long one frame may take to arrive once it has started, and how long a send to the client may
+    /// make no progress (a client that stopped reading its replies); a slower sender, or such a reader,
+    /// is disconnected. Defaults to 30 seconds.
+    /// </summary>
     public TimeSpan FrameTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>

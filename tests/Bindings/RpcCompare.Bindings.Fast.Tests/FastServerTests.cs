@@ -162,6 +162,22 @@ public sealed class FastServerTests
     }
 
     [Fact]
+    public async Task AClientThatStopsReading_IsClosedAfterTheFrameTimeout_AndOthersAreServed()
+    {
+        await using var server = await TestFastServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(300));
+        using var raw = new RawFastConnection(server.Path);
+        var bytes = raw.Bind<IProbe>()["Bytes"];
+
+        // Two 4-MB replies asked for and never read: the socket's buffers take a fraction of one, and the server's send stops there.
+        raw.Request(bytes, 2, new EchoMessage { Value = 4_000_000 });
+        raw.Request(bytes, 3, new EchoMessage { Value = 4_000_000 });
+
+        await Eventually.HoldsAsync(() => server.Log.Matching("stopped reading: a send made no progress for 0.3 s (FastUds:FrameTimeout)").Count == 1, Settle, () => string.Join("\n", server.Log.Lines));
+        await Eventually.HoldsAsync(() => server.Server.OpenConnections == 0, Settle, () => $"{server.Server.OpenConnections} connections open");
+        Assert.Equal(5, server.Client<IProbe>().Echo(5));
+    }
+
+    [Fact]
     public async Task AnIdleConnection_IsClosed_AndTheClientReconnectsOnItsNextCall()
     {
         await using var server = await TestFastServer.StartAsync(o => { o.IdleTimeout = TimeSpan.FromMilliseconds(200); o.FrameTimeout = TimeSpan.FromMilliseconds(100); });

@@ -34,6 +34,9 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         _connectionId = connectionId;
     }
 
+    /// <summary>Whether a send made no progress for the send timeout (the client stopped reading) and closed the connection.</summary>
+    public bool StalledReader { get; private set; }
+
     /// <summary>Calls dispatched and not yet answered.</summary>
     public int InFlight => Volatile.Read(ref _inFlight);
 
@@ -224,14 +227,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     /// <summary>No frame is sent after this. Shuts the socket down first, so a send blocked on a client that stopped reading gives up the lock.</summary>
     public void Dispose()
     {
-        try
-        {
-            _transport.Socket.Shutdown(SocketShutdown.Both);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // Already gone.
-        }
+        ShutDownQuietly();
 
         CancellationTokenSource[] tokens;
         lock (_lock)
@@ -245,6 +241,18 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         foreach (var token in tokens)
         {
             CancelQuietly(token);
+        }
+    }
+
+    private void ShutDownQuietly()
+    {
+        try
+        {
+            _transport.Socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
         }
     }
 
@@ -295,6 +303,14 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         try
         {
             _transport.Send(frame);
+        }
+        catch (SocketException e) when (e.SocketErrorCode is SocketError.TimedOut or SocketError.WouldBlock)
+        {
+            // The client read nothing for the send timeout: it is not going to. Shutting the socket down ends
+            // the connection's receive too, so the connection closes instead of serving a client it cannot answer.
+            _closed = true;
+            StalledReader = true;
+            ShutDownQuietly();
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or FastProtocolException)
         {

@@ -76,6 +76,8 @@ internal sealed class FastServerConnection : IDisposable
 
             // A receive wakes at least this often, so a stalled frame is noticed and idle time counted.
             _transport.SetReceiveTimeout((int)Math.Min(_options.FrameTimeout.TotalMilliseconds, int.MaxValue));
+            // A send that makes no progress for as long (the client stopped reading) closes the connection (ConnectionSender.Send).
+            _transport.SetSendTimeout((int)Math.Min(_options.FrameTimeout.TotalMilliseconds, int.MaxValue));
             var lastFrame = Environment.TickCount64;
             while (true)
             {
@@ -161,6 +163,12 @@ internal sealed class FastServerConnection : IDisposable
         }
         finally
         {
+            if (Sender.StalledReader)
+            {
+                _incidents.Add(ConnectionIncident.Stalled, "a client that read no reply for the frame timeout");
+                reason = $"stopped reading: a send made no progress for {_options.FrameTimeout.TotalSeconds:0.###} s ({_options.Section}:FrameTimeout)";
+            }
+
             Dispose();
             FastServerLog.ConnectionClosed(_logger, Id, reason);
         }

@@ -33,6 +33,13 @@ internal abstract class FastTransport : IDisposable
     /// </summary>
     public virtual void SetReceiveTimeout(int milliseconds) => Socket.ReceiveTimeout = milliseconds;
 
+    /// <summary>
+    /// How long one send may make no progress (the peer's receive buffer full) before it throws a
+    /// <see cref="SocketException"/> that timed out; 0 (the default) for as long as it takes. Each system
+    /// call gets the whole of it, so a large frame to a slow reader that keeps reading is never cut.
+    /// </summary>
+    public void SetSendTimeout(int milliseconds) => Socket.SendTimeout = milliseconds;
+
     /// <summary>Some bytes, as many as have arrived up to the destination's length; 0 at the end of the stream.</summary>
     public abstract int Receive(Span<byte> destination);
 
