@@ -6,8 +6,9 @@ namespace RpcCompare.Bindings.Fast.Tests;
 /// What a call allocates on the caller's thread (GC.GetAllocatedBytesForCurrentThread: exact, not
 /// timed), so that an allocation per call nobody needs (a closure, boxing, an argument array) fails
 /// here rather than showing up as a figure in the next run's report. The budgets are the messages and
-/// the call's own task with a little room (measured: 80 B per synchronous call, 255 B per Task call's
-/// start); the allocation trace says whose bytes they are (RpcCompare.Benchmarks --allocation-trace).
+/// the call's own task (measured: 48 B per synchronous call, its request and reply messages, within the
+/// binding's goal of 64 B per round trip; 255 B per Task call's start); the allocation trace says whose
+/// bytes they are (RpcCompare.Benchmarks --allocation-trace).
 /// </summary>
 public sealed class AllocationTests
 {
@@ -21,7 +22,8 @@ public sealed class AllocationTests
         var generated = SynchronousCallBytes(server.Client<IProbe>());
         var reflection = SynchronousCallBytes(server.Client<IProbe>(new FastClientOptions { GeneratedCode = false }));
 
-        Assert.InRange(generated, 0, 96);
+        // The goal of 64 B per round trip (issue 20); a pooled connection's return allocated 32 B more until 2026-11-29.
+        Assert.InRange(generated, 0, 64);
         Assert.True(generated + 48 <= reflection, $"generated {generated:0} B per call, reflection {reflection:0} B: the argument array and boxed values should be gone");
     }
 

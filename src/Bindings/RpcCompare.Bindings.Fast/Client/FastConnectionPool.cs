@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Description;
 
@@ -12,7 +11,10 @@ namespace RpcCompare.Bindings.Fast.Client;
 /// </summary>
 internal sealed class FastConnectionPool : IDisposable
 {
-    private readonly ConcurrentStack<FastClientConnection> _idle = new();
+    // Under its own lock, not a ConcurrentStack: that allocates a node per push, 32 B per synchronous call,
+    // which was 40% of what such a call allocated (the allocation goal is 64 B per round trip on each side).
+    private readonly Stack<FastClientConnection> _idle = new();
+    private readonly Lock _idleLock = new();
     private readonly FastEndpoint _address;
     private readonly Lock _multiplexedLock = new();
     private MultiplexedConnection? _multiplexed;
@@ -46,7 +48,10 @@ internal sealed class FastConnectionPool : IDisposable
             return;
         }
 
-        _idle.Push(connection);
+        lock (_idleLock)
+        {
+            _idle.Push(connection);
+        }
     }
 
     /// <summary>Whether a Task form's call goes on the multiplexed connection: unless the options say otherwise, or it is streamed (a stream holds a connection of its own).</summary>
@@ -105,7 +110,7 @@ internal sealed class FastConnectionPool : IDisposable
     public void Dispose()
     {
         _disposed = true;
-        while (_idle.TryPop(out var connection))
+        while (TryPopIdle(out var connection))
         {
             connection.Dispose();
         }
@@ -116,9 +121,17 @@ internal sealed class FastConnectionPool : IDisposable
         }
     }
 
+    private bool TryPopIdle([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out FastClientConnection? connection)
+    {
+        lock (_idleLock)
+        {
+            return _idle.TryPop(out connection);
+        }
+    }
+
     private FastClientConnection? TakeIdle()
     {
-        while (_idle.TryPop(out var connection))
+        while (TryPopIdle(out var connection))
         {
             if (Environment.TickCount64 - connection.LastUsed >= Options.IdleCheckAfter.TotalMilliseconds && connection.ClosedWhileIdle())
             {
