@@ -16,14 +16,17 @@ function element(xml, tag,    start, end) {
   end = index(xml, "</" tag ">")
   return end == 0 ? xml : substr(xml, 1, end - 1)
 }
-function report(xml,    name, text, lines, n, i) {
-  name = xml; sub(/.* testName="/, "", name); sub(/".*/, "", name)
+function report(name, xml,    text, lines, n, i) {
   print "failed: " unescape(name) " (" project ")"
   text = unescape(element(xml, "Message")) "\n" unescape(element(xml, "StackTrace"))
   n = split(text, lines, "\n")
   for (i = 1; i <= n && i <= 30; i++) if (lines[i] != "") print "    " lines[i]
   if (n > 30) print "    ... (" n - 30 " more lines in the TRX file)"
 }
-/<UnitTestResult / { collecting = ($0 ~ /outcome="Failed"/); xml = "" }
+# The name from the result's own tag, not from the text after it (a test's output may contain anything).
+/<UnitTestResult / {
+  collecting = ($0 ~ /outcome="Failed"/); xml = ""
+  name = $0; sub(/.*<UnitTestResult [^>]* testName="/, "", name); sub(/".*/, "", name)
+}
 collecting { xml = xml $0 "\n" }
-collecting && (/<\/UnitTestResult>/ || /<UnitTestResult [^>]*\/>/) { report(xml); collecting = 0 }
+collecting && (/<\/UnitTestResult>/ || /<UnitTestResult [^>]*\/>/) { report(name, xml); collecting = 0 }

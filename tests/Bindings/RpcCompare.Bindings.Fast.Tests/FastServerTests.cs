@@ -177,6 +177,33 @@ public sealed class FastServerTests
         Assert.Equal(5, server.Client<IProbe>().Echo(5));
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task AClientReadingALargeReplySlowly_ButSteadily_IsNotCut(bool tcp)
+    {
+        await using var server = tcp
+            ? await TestFastServer.StartTcpAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(300))
+            : await TestFastServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(300));
+        using var raw = new RawFastConnection(server.Address);
+        var bytes = raw.Bind<IProbe>()["Bytes"];
+        raw.Request(bytes, 2, new EchoMessage { Value = 2_000_000 });
+
+        // 64 KB every 50 ms: the whole reply takes about 1.6 s, five frame timeouts, but no 300 ms passes without progress.
+        var buffer = new byte[64 * 1024];
+        var received = 0;
+        while (received < 2_000_000)
+        {
+            await Task.Delay(50);
+            var read = raw.Socket.Receive(buffer);
+            Assert.True(read > 0, $"the server closed the connection after {received:#,0} bytes: {string.Join("\n", server.Log.Lines)}");
+            received += read;
+        }
+
+        Assert.Empty(server.Log.Matching("stopped reading"));
+        Assert.Equal(1, server.Server.OpenConnections);
+    }
+
     [Fact]
     public async Task AnIdleConnection_IsClosed_AndTheClientReconnectsOnItsNextCall()
     {

@@ -52,11 +52,17 @@ public sealed class FastStreamTimeoutTests
             await using var trickle = streams.Trickle();
             var buffer = new byte[StalledStreams.FirstChunk];
             Assert.Equal(StalledStreams.FirstChunk, await trickle.ReadAsync(buffer));
-            using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+            using var cancellation = new CancellationTokenSource();
 
-            var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() => trickle.ReadAsync(buffer, cancellation.Token).AsTask()).WaitAsync(Settle));
+            // Cancelled once the read has begun (a token cancelled before would be refused without waiting at all).
+            var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() =>
+            {
+                cancellation.CancelAfter(TimeSpan.FromMilliseconds(200));
+                return trickle.ReadAsync(buffer, cancellation.Token).AsTask();
+            }).WaitAsync(Settle));
 
             Assert.Equal(cancellation.Token, cancelled.CancellationToken);
+            Assert.Equal("The streamed call was cancelled; its connection was closed.", cancelled.Message);
             Assert.Equal(6, streams.Echo(6));
         }
         finally
@@ -85,11 +91,15 @@ public sealed class FastStreamTimeoutTests
         var (server, service) = await StartAsync();
         await using var _ = server;
         var streams = server.Client<IStalledStreams>();
-        using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+        using var cancellation = new CancellationTokenSource();
 
-        var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() => streams.ReadFirstByteAsync(new MemoryStream([42, 43]), cancellation.Token)).WaitAsync(Settle));
+        var call = Task.Run(() => streams.ReadFirstByteAsync(new MemoryStream([42, 43]), cancellation.Token));
+        await service.Waiting.WaitAsync(Settle);
+        await cancellation.CancelAsync();
+        var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.WaitAsync(Settle));
 
         Assert.Equal(cancellation.Token, cancelled.CancellationToken);
+        Assert.Equal("The streamed call was cancelled; its connection was closed.", cancelled.Message);
         await service.TokenFired.WaitAsync(Settle);
         Assert.Equal(8, streams.Echo(8));
     }

@@ -11,13 +11,27 @@ namespace RpcCompare.Bindings.Fast.Tests;
 /// </summary>
 internal sealed class RawFastConnection : IDisposable
 {
-    private readonly Socket _socket = new(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+    private readonly Socket _socket;
     private readonly FrameReader _reader;
     private readonly FrameWriter _writer = new();
 
-    public RawFastConnection(string path)
+    /// <summary>To a fast-uds server's socket path, or a fast-tcp server's tcp://host:port address.</summary>
+    public RawFastConnection(string address)
     {
-        _socket.Connect(new UnixDomainSocketEndPoint(path));
+        if (address.StartsWith("tcp://", StringComparison.Ordinal))
+        {
+            var uri = new Uri(address);
+            // A receive window of a slow reader's size (loopback's autotuned one would hold a whole large reply), above twice
+            // loopback's 64-KB segment so that each read reopens it at once (smaller, the sender waits on its zero-window probes).
+            _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, ReceiveBufferSize = 256 * 1024 };
+            _socket.Connect(System.Net.IPAddress.Parse(uri.Host), uri.Port);
+        }
+        else
+        {
+            _socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+            _socket.Connect(new UnixDomainSocketEndPoint(address));
+        }
+
         _socket.ReceiveTimeout = 10_000;
         _reader = new FrameReader(new SocketTransport(_socket), 64 * 1024 * 1024);
     }

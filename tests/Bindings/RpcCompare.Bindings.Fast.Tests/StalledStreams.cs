@@ -29,8 +29,13 @@ public sealed class StalledStreams : IStalledStreams
     private readonly TaskCompletionSource _released = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly TaskCompletionSource _tokenFired = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+    private readonly TaskCompletionSource _waiting = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
     /// <summary>Whether a service's token was cancelled (the client's connection closed under its call).</summary>
     public Task TokenFired => _tokenFired.Task;
+
+    /// <summary>Whether a call has reached its wait for the token (its request stream's first byte read).</summary>
+    public Task Waiting => _waiting.Task;
 
     /// <summary>Lets every stalled stream end.</summary>
     public void Release() => _released.TrySetResult();
@@ -54,6 +59,7 @@ public sealed class StalledStreams : IStalledStreams
 
     private async Task WaitForCancellationAsync(CancellationToken cancellationToken)
     {
+        _waiting.TrySetResult();
         try
         {
             await _released.Task.WaitAsync(cancellationToken);

@@ -49,15 +49,16 @@ internal sealed partial class FastClientConnection
         }
         catch (Exception e) when (wait is { Ended: true })
         {
-            throw wait.Failure(e, timeout => CallTimedOut(description, timeout));
+            throw wait.Failure(e, CallTimedOut(description, wait.Timeout));
         }
 
-        // Ended as the reply came, the connection is closed and a reply stream could not be read: the call
-        // fails as the caller asked. Once disposed, the wait cannot end any more.
+        // Ended as a reply stream's first frame came, the connection is closed and the stream could not be read:
+        // the call fails as the caller asked. A whole reply is the caller's all the same (the server finished the
+        // call; the connection, broken, is not reused). Once disposed, the wait cannot end any more.
         wait?.Dispose();
-        if (wait is { Ended: true })
+        if (streamOut && wait is { Ended: true })
         {
-            throw wait.Failure(null, timeout => CallTimedOut(description, timeout));
+            throw wait.Failure(null, CallTimedOut(description, wait.Timeout));
         }
 
         return streamOut
@@ -93,6 +94,7 @@ internal sealed partial class FastClientConnection
         return callId;
     }
 
+    // Not FastClientErrors.CallTimedOut: the server is not told, its connection is closed.
     private static string CallTimedOut(OperationDescription operation, TimeSpan timeout) =>
         $"{operation.Name} did not complete within {timeout.TotalMilliseconds:#,0.###} ms ({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); " +
         "its connection was closed, which cancels it on the server.";

@@ -224,7 +224,12 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
 
             if (header.Kind == FrameKind.Error && (header.CallId == callId || header.CallId == 0))
             {
-                IsBroken |= header.CallId == 0;
+                if (header.CallId == 0)
+                {
+                    // Not |=: a read-then-write could undo an Abort from another thread in between.
+                    IsBroken = true;
+                }
+
                 LastUsed = Environment.TickCount64;
                 ErrorBody error;
                 try

@@ -103,36 +103,39 @@ internal sealed class ReplyStream : Stream
     /// </summary>
     private bool NextChunk(CancellationToken cancellationToken)
     {
+        // Disposed before the connection goes back to the pool (End): once disposed, the wait cannot end any
+        // more, so it never closes a connection another call has rented meanwhile.
         using var wait = StreamedWait.Start(_connection, _connection.CallTimeout, cancellationToken);
+        bool more;
         try
         {
-            if (!_connection.NextChunk(_callId, _operation, out var chunk))
-            {
-                End();
-                return false;
-            }
-
+            more = _connection.NextChunk(_callId, _operation, out var chunk);
             chunk.CopyTo(_chunk);
             (_offset, _length) = (0, chunk.Length);
         }
         catch (Exception e)
         {
             // The server's error (or a broken connection) ends the stream; the connection goes back, or away.
+            wait?.Dispose();
             End();
-            throw wait is { Ended: true } ? wait.Failure(e, Stalled) : e;
+            throw wait is { Ended: true } ? wait.Failure(e, Stalled(wait.Timeout)) : e;
         }
 
-        // Once disposed, the wait cannot end any more: ended as the chunk came, the connection is closed
-        // and the rest cannot come, so the read fails as the caller asked.
         wait?.Dispose();
         if (wait is { Ended: true })
         {
+            // Ended as the chunk came: the connection is closed and the rest cannot come, so the read fails as the caller asked.
             (_offset, _length) = (0, 0);
             End();
-            throw wait.Failure(null, Stalled);
+            throw wait.Failure(null, Stalled(wait.Timeout));
         }
 
-        return true;
+        if (!more)
+        {
+            End();
+        }
+
+        return more;
     }
 
     private string Stalled(TimeSpan timeout) =>

@@ -50,12 +50,12 @@ internal sealed class StreamedWait : IDisposable
 
     /// <summary>
     /// What the caller gets for a wait that was ended: the caller's <see cref="OperationCanceledException"/>
-    /// (with its token), or a <see cref="TimeoutException"/> that <paramref name="timedOut"/> words.
+    /// (with its token), or a <see cref="TimeoutException"/> saying <paramref name="timedOut"/>.
     /// </summary>
-    public Exception Failure(Exception? failure, Func<TimeSpan, string> timedOut) =>
+    public Exception Failure(Exception? failure, string timedOut) =>
         Volatile.Read(ref _ended) == (int)Ending.Cancelled
             ? new OperationCanceledException("The streamed call was cancelled; its connection was closed.", failure, _cancellation)
-            : new TimeoutException(timedOut(Timeout), failure);
+            : new TimeoutException(timedOut, failure);
 
     public void Dispose()
     {

@@ -3,7 +3,6 @@ using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
 using RpcCompare.Bindings.Fast.Protocol;
 using RpcCompare.Bindings.Fast.Transport;
-using RpcCompare.Contracts;
 using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Fast.Server;
@@ -26,6 +25,8 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     // When a call last ended (Environment.TickCount64): the connection's idle time counts from its last answer, not its last request.
     private long _lastFinished = Environment.TickCount64;
     private bool _closed;
+    // Set by whichever thread's send timed out, read by the connection's thread as it closes.
+    private volatile bool _stalledReader;
 
     public ConnectionSender(FastTransport transport, ILogger logger, long connectionId)
     {
@@ -35,7 +36,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     }
 
     /// <summary>Whether a send made no progress for the send timeout (the client stopped reading) and closed the connection.</summary>
-    public bool StalledReader { get; private set; }
+    public bool StalledReader => _stalledReader;
 
     /// <summary>Calls dispatched and not yet answered.</summary>
     public int InFlight => Volatile.Read(ref _inFlight);
@@ -112,35 +113,12 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         }
     }
 
-    /// <summary>The error a call ended with; a one-way call's (call id 0) is only logged, as WCF does.</summary>
-    public void Error(uint callId, Exception exception, OperationDescription? operation)
-    {
-        try
-        {
-            LogUnexpected(exception, operation);
-            lock (_lock)
-            {
-                if (Finish(callId) && !_closed)
-                {
-                    WriteError(callId, SafeBody(exception, operation));
-                }
-            }
-        }
-        finally
-        {
-            Ended();
-        }
-    }
-
     // The time is written before the count falls, so whoever sees the count at 0 sees the time of the call that took it there.
     private void Ended()
     {
         Volatile.Write(ref _lastFinished, Environment.TickCount64);
         Interlocked.Decrement(ref _inFlight);
     }
-
-    /// <summary>An error for the connection itself (call id 0): the client fails its call with it and drops the connection.</summary>
-    public void ConnectionError(RpcServiceException error) => SendErrorFrame(0, error, null);
 
     /// <summary>Any frame outside a call's accounting (Bound, stream chunks).</summary>
     public bool SendFrame(FrameKind kind, uint callId, ReadOnlySpan<byte> body)
@@ -256,47 +234,6 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         }
     }
 
-    private void SendErrorFrame(uint callId, Exception exception, OperationDescription? operation)
-    {
-        lock (_lock)
-        {
-            if (!_closed)
-            {
-                WriteError(callId, SafeBody(exception, operation));
-            }
-        }
-    }
-
-    private void LogUnexpected(Exception exception, OperationDescription? operation)
-    {
-        if (exception is not RpcServiceException and not System.ServiceModel.FaultException)
-        {
-            FastServerLog.OperationFailed(_logger, exception, operation?.Name ?? "?", _connectionId);
-        }
-    }
-
-    // A fault whose detail does not serialize must still end the call, as Internal.
-    private ErrorBody SafeBody(Exception exception, OperationDescription? operation)
-    {
-        try
-        {
-            return FastErrors.ToBody(exception, operation);
-        }
-        catch (Exception e)
-        {
-            FastServerLog.OperationFailed(_logger, e, "error serialization", _connectionId);
-            return FastErrors.ToBody(new InvalidOperationException(), null);
-        }
-    }
-
-    // Under _lock.
-    private void WriteError(uint callId, ErrorBody error)
-    {
-        _writer.Reset();
-        Body.WriteProtocol(_writer, error);
-        Send(_writer.Complete(FrameKind.Error, 0, callId));
-    }
-
     // Under _lock.
     private void Send(ReadOnlySpan<byte> frame)
     {
@@ -309,7 +246,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
             // The client read nothing for the send timeout: it is not going to. Shutting the socket down ends
             // the connection's receive too, so the connection closes instead of serving a client it cannot answer.
             _closed = true;
-            StalledReader = true;
+            _stalledReader = true;
             ShutDownQuietly();
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or FastProtocolException)

@@ -11,10 +11,10 @@ namespace RpcCompare.Bindings.Fast.Server;
 /// </summary>
 internal sealed class InboundStream
 {
-    private readonly Pipe _pipe = new(new PipeOptions(pauseWriterThreshold: 1024 * 1024, resumeWriterThreshold: 512 * 1024, useSynchronizationContext: false));
     /// <summary>How often a back-pressured request stream looks whether its client is still there.</summary>
     private static readonly TimeSpan HangUpCheck = TimeSpan.FromMilliseconds(100);
 
+    private readonly Pipe _pipe = new(new PipeOptions(pauseWriterThreshold: 1024 * 1024, resumeWriterThreshold: 512 * 1024, useSynchronizationContext: false));
     private volatile bool _done;
 
     public InboundStream()
@@ -49,7 +49,8 @@ internal sealed class InboundStream
     /// </summary>
     private static FlushResult WaitForTheService(Task<FlushResult> flush, Func<bool> clientHungUp)
     {
-        while (!flush.Wait(HangUpCheck))
+        // WaitAny, not Wait: a flush cancelled by the connection's closing must come out as its OperationCanceledException.
+        while (Task.WaitAny([flush], HangUpCheck) < 0)
         {
             if (clientHungUp())
             {
@@ -57,7 +58,7 @@ internal sealed class InboundStream
             }
         }
 
-        return flush.Result;
+        return flush.GetAwaiter().GetResult();
     }
 
     /// <summary>The stream ended (StreamEnd), or failed (the connection went away): the service's reads see it.</summary>

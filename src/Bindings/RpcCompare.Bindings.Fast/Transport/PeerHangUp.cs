@@ -53,6 +53,6 @@ internal static partial class PeerHangUp
         public short ReturnedEvents;
     }
 
-    [LibraryImport("libc", EntryPoint = "poll", SetLastError = true)]
+    [LibraryImport("libc", EntryPoint = "poll")]
     private static partial int Poll(ref PollDescriptor descriptors, nuint count, int timeoutMilliseconds);
 }
