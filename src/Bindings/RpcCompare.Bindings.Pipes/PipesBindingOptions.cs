@@ -32,8 +32,9 @@ public sealed class PipesBindingOptions : ConnectionLimitOptions
     public int DrainFactor { get; set; } = 4;
 
     /// <summary>
-    /// How long the rest of a frame may take once its header has arrived; a client that stalls
-    /// longer is disconnected, so a half-sent frame cannot hold a connection forever. Defaults to 30 seconds.
+    /// How long the rest of a frame may take once its header has arrived, and a reply to be taken by
+    /// the client; a client that stalls longer, or stops reading, is disconnected, so neither a half-sent
+    /// frame nor an unread reply can hold a connection forever. Defaults to 30 seconds.
     /// </summary>
     public TimeSpan FrameTimeout { get; set; } = TimeSpan.FromSeconds(30);
 

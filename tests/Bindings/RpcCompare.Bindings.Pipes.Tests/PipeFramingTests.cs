@@ -43,7 +43,7 @@ public sealed class PipeFramingTests : IAsyncLifetime
     {
         await using var raw = await RawPipeConnection.ConnectAsync(_host.PipePath);
         var payload = Payload(piece == 1 ? 300 : 200_000);
-        var frame = EchoFrame(payload);
+        var frame = RawPipeConnection.EchoFrame(payload);
 
         for (var sent = 0; sent < frame.Length; sent += piece)
         {
@@ -107,7 +107,7 @@ public sealed class PipeFramingTests : IAsyncLifetime
         await using var host = await InProcessHost.StartAsync(o => o.MaxConnections = 1);
         await using (var leaving = await RawPipeConnection.ConnectAsync(host.PipePath))
         {
-            var frame = EchoFrame(Payload(1000));
+            var frame = RawPipeConnection.EchoFrame(Payload(1000));
             await leaving.SendAsync(frame[..300]);
         }
 
@@ -128,14 +128,6 @@ public sealed class PipeFramingTests : IAsyncLifetime
         var body = new byte[4];
         BinaryPrimitives.WriteInt32LittleEndian(body, value);
         return RawPipeConnection.Frame(4, (byte)OperationCode.Increment, body);
-    }
-
-    private static byte[] EchoFrame(byte[] payload)
-    {
-        var body = new byte[4 + payload.Length];
-        BinaryPrimitives.WriteInt32LittleEndian(body, payload.Length);
-        payload.CopyTo(body, 4);
-        return RawPipeConnection.Frame((uint)body.Length, (byte)OperationCode.EchoBytes, body);
     }
 
     private static byte[] Payload(int size) => [.. Enumerable.Range(0, size).Select(i => (byte)((i * 31) + (i >> 8)))];

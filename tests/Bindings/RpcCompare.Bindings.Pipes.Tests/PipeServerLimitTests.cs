@@ -27,6 +27,20 @@ public sealed class PipeServerLimitTests
     }
 
     [Fact]
+    public async Task AClientThatStopsReading_IsClosedAfterTheFrameTimeout_AndLoggedOnce()
+    {
+        await using var server = await TestPipeServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(300));
+        await using var raw = await RawPipeConnection.ConnectAsync(server.Path);
+
+        // A 4-MB echo whose reply is never read: the socket's buffers take a fraction of it, and the write stops there.
+        await raw.SendAsync(RawPipeConnection.EchoFrame(new byte[4_000_000]));
+
+        await Eventually.HoldsAsync(() => server.Log.Matching("left its reply unread").Count == 1, TimeSpan.FromSeconds(10), () => string.Join("\n", server.Log.Lines));
+        Assert.Equal(["Debug RpcCompare.Bindings.Pipes.Server.PipeServer: Connection 1 left its reply unread for 0.3 s; closed it"], await server.LoggedAsync("unread"));
+        Assert.Equal(PipeFrame.Success, await (await RawPipeConnection.ConnectAsync(server.Path)).PingAsync());
+    }
+
+    [Fact]
     public async Task AnIdleConnection_IsNotTimedOut_BetweenFrames()
     {
         await using var server = await TestPipeServer.StartAsync(o => o.FrameTimeout = TimeSpan.FromMilliseconds(200));

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Pipes;
 using System.Text;
+using RpcCompare.Bindings.Pipes.Protocol;
 using RpcCompare.Testing;
 
 namespace RpcCompare.Bindings.Pipes.Tests;
@@ -29,6 +30,15 @@ internal sealed class RawPipeConnection : IAsyncDisposable
         frame[4] = code;
         body.CopyTo(frame.AsSpan(5));
         return frame;
+    }
+
+    /// <summary>An EchoBytes request for <paramref name="payload"/>: its length, then its bytes.</summary>
+    public static byte[] EchoFrame(byte[] payload)
+    {
+        var body = new byte[4 + payload.Length];
+        BinaryPrimitives.WriteInt32LittleEndian(body, payload.Length);
+        payload.CopyTo(body, 4);
+        return Frame((uint)body.Length, (byte)OperationCode.EchoBytes, body);
     }
 
     public Task SendAsync(byte[] bytes) => _stream.WriteAsync(bytes).AsTask().Bounded();

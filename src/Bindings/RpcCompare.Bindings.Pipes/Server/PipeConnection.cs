@@ -58,6 +58,7 @@ internal sealed class PipeConnection
         using var reply = new FrameBuffer();
         // One timer per connection, armed while a frame is incomplete (frame timeout) or none has begun (idle timeout).
         using var frameTimeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var writingReply = false;
         try
         {
             while (true)
@@ -131,15 +132,21 @@ internal sealed class PipeConnection
                     var status = _refusal is not null ? WriteError(reply, _refusal.Code, _refusal.Message)
                         : badContext is not null ? WriteError(reply, RpcErrorCode.InvalidArgument, $"The request is malformed: {badContext}.")
                         : await DispatchAsync((OperationCode)code, body, reply);
+                    // A client that stops reading gets the frame timeout for its reply too, not an open-ended write
+                    // holding its connection (the idle timeout does not run while a reply is being written).
+                    frameTimeout.CancelAfter(_options.FrameTimeout);
+                    writingReply = true;
                     if (_push is null)
                     {
-                        await _stream.WriteAsync(reply.Complete(status), cancellationToken);
+                        await _stream.WriteAsync(reply.Complete(status), frameTimeout.Token);
                     }
                     else
                     {
                         // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
-                        await _push.WriteAsync(reply.Complete(status), cancellationToken);
+                        await _push.WriteAsync(reply.Complete(status), frameTimeout.Token);
                     }
+
+                    writingReply = false;
 
                     telemetry.End(status == PipeFrame.Success ? null : (RpcErrorCode)status);
                 }
@@ -174,6 +181,11 @@ internal sealed class PipeConnection
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             // The host is stopping.
+        }
+        catch (OperationCanceledException) when (writingReply)
+        {
+            PipeServerLog.StoppedReading(_logger, _id, _options.FrameTimeout.TotalSeconds);
+            _incidents?.Add(ConnectionIncident.Stalled, "reply left unread past the frame timeout");
         }
         catch (OperationCanceledException)
         {
