@@ -32,9 +32,11 @@ public sealed class PipesBindingOptions : ConnectionLimitOptions
     public int DrainFactor { get; set; } = 4;
 
     /// <summary>
-    /// How long the rest of a frame may take once its header has arrived, and a reply to be taken by
-    /// the client; a client that stalls longer, or stops reading, is disconnected, so neither a half-sent
-    /// frame nor an unread reply can hold a connection forever. Defaults to 30 seconds.
+    /// How long the rest of a frame may take once its header has arrived, and how long the client may
+    /// take to read a whole reply the socket did not take at once; a client that stalls longer, or stops
+    /// reading, is disconnected, so neither a half-sent frame nor an unread reply can hold a connection
+    /// forever. A deadline, not a rate: the 16-MiB largest reply must go at 0.55 MB/s or more (a local
+    /// client reads far faster). Defaults to 30 seconds.
     /// </summary>
     public TimeSpan FrameTimeout { get; set; } = TimeSpan.FromSeconds(30);
 

@@ -54,10 +54,11 @@ public sealed class FastStreamTimeoutTests
             Assert.Equal(StalledStreams.FirstChunk, await trickle.ReadAsync(buffer));
             using var cancellation = new CancellationTokenSource();
 
-            // Cancelled once the read has begun (a token cancelled before would be refused without waiting at all).
+            // Armed just before the read, for well after it has begun to wait (a token cancelled before the read
+            // would be refused at once, without the wait this is about).
             var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() =>
             {
-                cancellation.CancelAfter(TimeSpan.FromMilliseconds(200));
+                cancellation.CancelAfter(TimeSpan.FromMilliseconds(500));
                 return trickle.ReadAsync(buffer, cancellation.Token).AsTask();
             }).WaitAsync(Settle));
 

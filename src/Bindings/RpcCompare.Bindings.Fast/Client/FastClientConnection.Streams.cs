@@ -47,8 +47,9 @@ internal sealed partial class FastClientConnection
             callId = SendRequest(id, request, streamIn);
             body = Answer(callId, FrameKind.Reply, description);
         }
-        catch (Exception e) when (wait is { Ended: true })
+        catch (IOException e) when (wait is { Ended: true })
         {
+            // The connection closed under the call (not the server's error, which is the caller's as it came).
             throw wait.Failure(e, CallTimedOut(description, wait.Timeout));
         }
 

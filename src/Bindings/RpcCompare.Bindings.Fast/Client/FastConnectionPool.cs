@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using RpcCompare.Bindings.Fast.Transport;
 using RpcCompare.Description;
 
@@ -42,16 +43,17 @@ internal sealed class FastConnectionPool : IDisposable
     public void Return(FastClientConnection connection)
     {
         CallsInFlight.Leave();
-        if (connection.IsBroken || _disposed)
-        {
-            connection.Dispose();
-            return;
-        }
-
         lock (_idleLock)
         {
-            _idle.Push(connection);
+            // Under the lock: a pool disposed meanwhile has emptied its stack for the last time.
+            if (!connection.IsBroken && !_disposed)
+            {
+                _idle.Push(connection);
+                return;
+            }
         }
+
+        connection.Dispose();
     }
 
     /// <summary>Whether a Task form's call goes on the multiplexed connection: unless the options say otherwise, or it is streamed (a stream holds a connection of its own).</summary>
@@ -109,7 +111,11 @@ internal sealed class FastConnectionPool : IDisposable
     /// <summary>Closes the idle connections and the multiplexed one (its waiting calls fail); a rented connection closes when returned.</summary>
     public void Dispose()
     {
-        _disposed = true;
+        lock (_idleLock)
+        {
+            _disposed = true;
+        }
+
         while (TryPopIdle(out var connection))
         {
             connection.Dispose();
@@ -121,7 +127,7 @@ internal sealed class FastConnectionPool : IDisposable
         }
     }
 
-    private bool TryPopIdle([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out FastClientConnection? connection)
+    private bool TryPopIdle([NotNullWhen(true)] out FastClientConnection? connection)
     {
         lock (_idleLock)
         {

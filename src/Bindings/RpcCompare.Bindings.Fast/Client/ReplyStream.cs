@@ -118,13 +118,19 @@ internal sealed class ReplyStream : Stream
             // The server's error (or a broken connection) ends the stream; the connection goes back, or away.
             wait?.Dispose();
             End();
-            throw wait is { Ended: true } ? wait.Failure(e, Stalled(wait.Timeout)) : e;
+            if (e is IOException && wait is { Ended: true })
+            {
+                throw wait.Failure(e, Stalled(wait.Timeout));
+            }
+
+            throw;
         }
 
         wait?.Dispose();
-        if (wait is { Ended: true })
+        if (more && wait is { Ended: true })
         {
-            // Ended as the chunk came: the connection is closed and the rest cannot come, so the read fails as the caller asked.
+            // Ended as a chunk came: the connection is closed and the rest cannot come, so the read fails as the caller
+            // asked (ended as the stream's end came, the stream is whole and ends as usual).
             (_offset, _length) = (0, 0);
             End();
             throw wait.Failure(null, Stalled(wait.Timeout));

@@ -132,21 +132,25 @@ internal sealed class PipeConnection
                     var status = _refusal is not null ? WriteError(reply, _refusal.Code, _refusal.Message)
                         : badContext is not null ? WriteError(reply, RpcErrorCode.InvalidArgument, $"The request is malformed: {badContext}.")
                         : await DispatchAsync((OperationCode)code, body, reply);
-                    // A client that stops reading gets the frame timeout for its reply too, not an open-ended write
-                    // holding its connection (the idle timeout does not run while a reply is being written).
-                    frameTimeout.CancelAfter(_options.FrameTimeout);
-                    writingReply = true;
-                    if (_push is null)
+                    // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
+                    var write = _push is null ? _stream.WriteAsync(reply.Complete(status), frameTimeout.Token) : _push.WriteAsync(reply.Complete(status), frameTimeout.Token);
+                    if (!write.IsCompletedSuccessfully)
                     {
-                        await _stream.WriteAsync(reply.Complete(status), frameTimeout.Token);
-                    }
-                    else
-                    {
-                        // Subscribed: pushed frames share the stream, so replies queue behind the frame being written.
-                        await _push.WriteAsync(reply.Complete(status), frameTimeout.Token);
-                    }
+                        // Not taken at once: the client gets the frame timeout to take its whole reply, not an open-ended
+                        // write holding its connection (the idle timeout does not run meanwhile). Armed only here, so a
+                        // reply the socket takes at once costs no timer change.
+                        frameTimeout.CancelAfter(_options.FrameTimeout);
+                        writingReply = true;
+                        await write;
+                        frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
+                        if (frameTimeout.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+                        {
+                            // Taken just as the timeout fired: the token stays cancelled, so the connection ends here.
+                            throw new OperationCanceledException(frameTimeout.Token);
+                        }
 
-                    writingReply = false;
+                        writingReply = false;
+                    }
 
                     telemetry.End(status == PipeFrame.Success ? null : (RpcErrorCode)status);
                 }
@@ -185,7 +189,7 @@ internal sealed class PipeConnection
         catch (OperationCanceledException) when (writingReply)
         {
             PipeServerLog.StoppedReading(_logger, _id, _options.FrameTimeout.TotalSeconds);
-            _incidents?.Add(ConnectionIncident.Stalled, "reply left unread past the frame timeout");
+            _incidents?.Add(ConnectionIncident.Stalled, "a reply not taken within the frame timeout");
         }
         catch (OperationCanceledException)
         {

@@ -34,6 +34,13 @@ internal sealed class PipePushSession : IAsyncDisposable
         {
             await _stream.WriteAsync(frame, cancellationToken);
         }
+        catch
+        {
+            // Cut off part-way (the client stopped reading): no pushed frame may follow half a reply, so the
+            // stream is closed before the lock lets a pump write.
+            await _stream.DisposeAsync();
+            throw;
+        }
         finally
         {
             _writeLock.Release();

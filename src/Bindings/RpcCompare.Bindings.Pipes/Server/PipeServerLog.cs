@@ -36,7 +36,7 @@ internal static partial class PipeServerLog
     [LoggerMessage(9, LogLevel.Debug, "Connection {ConnectionId} left a frame unfinished for {Seconds} s; dropped it")]
     public static partial void StalledFrame(ILogger logger, long connectionId, double seconds);
 
-    [LoggerMessage(14, LogLevel.Debug, "Connection {ConnectionId} left its reply unread for {Seconds} s; closed it")]
+    [LoggerMessage(14, LogLevel.Debug, "Connection {ConnectionId} did not take its reply within {Seconds} s; closed it")]
     public static partial void StoppedReading(ILogger logger, long connectionId, double seconds);
 
     [LoggerMessage(11, LogLevel.Information, "The pipes binding is the hand-written baseline for RpcCompare's own contracts; it does not carry {Contracts}")]
