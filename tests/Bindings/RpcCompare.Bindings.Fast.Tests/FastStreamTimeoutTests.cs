@@ -12,7 +12,9 @@ namespace RpcCompare.Bindings.Fast.Tests;
 public sealed class FastStreamTimeoutTests
 {
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
-    private static readonly TimeSpan CallTimeout = TimeSpan.FromMilliseconds(300);
+    // Long enough that a loaded machine's connect, bind and first chunk (and the Echo after each timeout, on the
+    // same options) stay within it; the stalls the tests make last far longer.
+    private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(1);
 
     [Fact]
     public async Task AReplyStreamThatStalls_FailsItsRead_AfterTheCallTimeout_AndTheNextCallWorks()
@@ -28,7 +30,7 @@ public sealed class FastStreamTimeoutTests
 
             var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => trickle.Read(buffer)).WaitAsync(Settle));
 
-            Assert.Equal("The reply stream of Trickle sent nothing for 300 ms (FastClientOptions.CallTimeout); its connection was closed.", timedOut.Message);
+            Assert.Equal("The reply stream of Trickle sent nothing for 1,000 ms (FastClientOptions.CallTimeout); its connection was closed.", timedOut.Message);
             Assert.Equal(5, streams.Echo(5));
 
             // The server's thread is in the service's stream until it yields; then its next send finds the connection closed.
@@ -81,7 +83,7 @@ public sealed class FastStreamTimeoutTests
 
         var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => streams.NeverAsync(CancellationToken.None)).WaitAsync(Settle));
 
-        Assert.Equal("Never did not complete within 300 ms (FastClientOptions.CallTimeout); its connection was closed, which cancels it on the server.", timedOut.Message);
+        Assert.Equal("Never did not complete within 1,000 ms (FastClientOptions.CallTimeout); its connection was closed, which cancels it on the server.", timedOut.Message);
         await service.TokenFired.WaitAsync(Settle);
         Assert.Equal(7, streams.Echo(7));
     }
@@ -115,7 +117,7 @@ public sealed class FastStreamTimeoutTests
         // The service reads one byte; the server buffers a megabyte more, then stops reading the socket, and the send blocks.
         var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => streams.ReadFirstByteAsync(new EndlessStream(), CancellationToken.None)).WaitAsync(Settle));
 
-        Assert.StartsWith("ReadFirstByte did not complete within 300 ms", timedOut.Message, StringComparison.Ordinal);
+        Assert.StartsWith("ReadFirstByte did not complete within 1,000 ms", timedOut.Message, StringComparison.Ordinal);
         Assert.Equal(9, streams.Echo(9));
 
         // The server's connection thread, waiting for the service to read on with the request's bytes before the
