@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using RpcCompare.Bindings.Fast.Client;
+using RpcCompare.Service;
 using RpcCompare.Testing;
 
 namespace RpcCompare.Bindings.Fast.Tests;
@@ -115,7 +116,7 @@ public sealed class FastStreamTimeoutTests
         var streams = server.Client<IStalledStreams>(new FastClientOptions { CallTimeout = CallTimeout });
 
         // The service reads one byte; the server buffers a megabyte more, then stops reading the socket, and the send blocks.
-        var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => streams.ReadFirstByteAsync(new EndlessStream(), CancellationToken.None)).WaitAsync(Settle));
+        var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => streams.ReadFirstByteAsync(new PatternStream(long.MaxValue), CancellationToken.None)).WaitAsync(Settle));
 
         Assert.StartsWith("ReadFirstByte did not complete within 1,000 ms", timedOut.Message, StringComparison.Ordinal);
         Assert.Equal(9, streams.Echo(9));
@@ -135,7 +136,7 @@ public sealed class FastStreamTimeoutTests
         var streams = server.Client<IStalledStreams>();
 
         var call = Task.Run(() => streams.NeverAsync(CancellationToken.None));
-        await Task.Delay(CallTimeout * 2);
+        await service.Waiting.WaitAsync(Settle);
         Assert.False(call.IsCompleted, "a streamed call without a timeout ended on its own");
 
         service.Release();
@@ -147,35 +148,5 @@ public sealed class FastStreamTimeoutTests
     {
         var service = new StalledStreams();
         return (await TestFastServer.StartAsync(register: s => s.AddSingleton(service).AddRpcService<IStalledStreams, StalledStreams>()), service);
-    }
-
-    /// <summary>Zeros for ever.</summary>
-    private sealed class EndlessStream : Stream
-    {
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-
-        public override int Read(byte[] buffer, int offset, int count)
-        {
-            Array.Clear(buffer, offset, count);
-            return count;
-        }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 }

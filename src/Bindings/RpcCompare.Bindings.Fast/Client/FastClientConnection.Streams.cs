@@ -50,7 +50,7 @@ internal sealed partial class FastClientConnection
         catch (IOException e) when (wait is { Ended: true })
         {
             // The connection closed under the call (not the server's error, which is the caller's as it came).
-            throw wait.Failure(e, CallTimedOut(description, wait.Timeout));
+            throw wait.Failure(e, FastClientErrors.StreamedCallTimedOut(description.Name, wait.Timeout));
         }
 
         // Ended as a reply stream's first frame came, the connection is closed and the stream could not be read:
@@ -59,7 +59,7 @@ internal sealed partial class FastClientConnection
         wait?.Dispose();
         if (streamOut && wait is { Ended: true })
         {
-            throw wait.Failure(null, CallTimedOut(description, wait.Timeout));
+            throw wait.Failure(null, FastClientErrors.StreamedCallTimedOut(description.Name, wait.Timeout));
         }
 
         return streamOut
@@ -95,10 +95,6 @@ internal sealed partial class FastClientConnection
         return callId;
     }
 
-    // Not FastClientErrors.CallTimedOut: the server is not told, its connection is closed.
-    private static string CallTimedOut(OperationDescription operation, TimeSpan timeout) =>
-        $"{operation.Name} did not complete within {timeout.TotalMilliseconds:#,0.###} ms ({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); " +
-        "its connection was closed, which cancels it on the server.";
 
     private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)
     {

@@ -108,14 +108,7 @@ internal sealed partial class FastClientConnection : IFrameSender, IDisposable
     public void Abort()
     {
         IsBroken = true;
-        try
-        {
-            _transport.Socket.Shutdown(SocketShutdown.Both);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // Already closed.
-        }
+        _transport.ShutDown();
     }
 
     public void Dispose()

@@ -278,16 +278,8 @@ internal sealed partial class MultiplexedConnection
             call.Fail(reason);
         }
 
-        try
-        {
-            // The reader thread wakes from its poll on the hang-up.
-            _transport.Socket.Shutdown(SocketShutdown.Both);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // Already gone.
-        }
-
+        // The reader thread wakes from its poll on the hang-up.
+        _transport.ShutDown();
         _transport.Dispose();
     }
 }

@@ -120,7 +120,7 @@ internal sealed class ReplyStream : Stream
             End();
             if (e is IOException && wait is { Ended: true })
             {
-                throw wait.Failure(e, Stalled(wait.Timeout));
+                throw wait.Failure(e, FastClientErrors.ReplyStreamStalled(_operation.Name, wait.Timeout));
             }
 
             throw;
@@ -133,7 +133,7 @@ internal sealed class ReplyStream : Stream
             // asked (ended as the stream's end came, the stream is whole and ends as usual).
             (_offset, _length) = (0, 0);
             End();
-            throw wait.Failure(null, Stalled(wait.Timeout));
+            throw wait.Failure(null, FastClientErrors.ReplyStreamStalled(_operation.Name, wait.Timeout));
         }
 
         if (!more)
@@ -143,10 +143,6 @@ internal sealed class ReplyStream : Stream
 
         return more;
     }
-
-    private string Stalled(TimeSpan timeout) =>
-        $"The reply stream of {_operation.Name} sent nothing for {timeout.TotalMilliseconds:#,0.###} ms " +
-        $"({nameof(FastClientOptions)}.{nameof(FastClientOptions.CallTimeout)}); its connection was closed.";
 
     private void End()
     {

@@ -205,7 +205,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
     /// <summary>No frame is sent after this. Shuts the socket down first, so a send blocked on a client that stopped reading gives up the lock.</summary>
     public void Dispose()
     {
-        ShutDownQuietly();
+        _transport.ShutDown();
 
         CancellationTokenSource[] tokens;
         lock (_lock)
@@ -222,18 +222,6 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
         }
     }
 
-    private void ShutDownQuietly()
-    {
-        try
-        {
-            _transport.Socket.Shutdown(SocketShutdown.Both);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // Already gone.
-        }
-    }
-
     // Under _lock.
     private void Send(ReadOnlySpan<byte> frame)
     {
@@ -247,7 +235,7 @@ internal sealed partial class ConnectionSender : IFrameSender, IDisposable
             // the connection's receive too, so the connection closes instead of serving a client it cannot answer.
             _closed = true;
             _stalledReader = true;
-            ShutDownQuietly();
+            _transport.ShutDown();
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or FastProtocolException)
         {

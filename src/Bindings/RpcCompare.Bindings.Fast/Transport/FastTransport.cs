@@ -48,6 +48,22 @@ internal abstract class FastTransport : IDisposable
     /// <summary>Every byte of <paramref name="frame"/>, blocking while the peer's buffer is full.</summary>
     public abstract void Send(ReadOnlySpan<byte> frame);
 
+    /// <summary>
+    /// Shuts both directions down, from any thread: a receive or send blocked on the socket returns, and the
+    /// peer sees the end. Nothing when the socket is already closed.
+    /// </summary>
+    public void ShutDown()
+    {
+        try
+        {
+            Socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already closed.
+        }
+    }
+
     public virtual void Dispose() => Socket.Dispose();
 }
 
