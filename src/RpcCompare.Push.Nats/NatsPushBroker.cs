@@ -28,6 +28,14 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
     // Streams created or being created; forgotten wholesale past this many topics rather than growing without bound.
     private const int MaxKnownStreams = 100_000;
 
+    // JetStream's answers to a create that another replica's create of the same stream got ahead of.
+    private const int SubjectsOverlap = 10065;
+    private const int NameInUse = 10058;
+
+    // A publication's tries on "no responders" and the wait between them: about a second of patience in all.
+    private const int PublishAttempts = 5;
+    private static readonly TimeSpan PublishRetryWait = TimeSpan.FromMilliseconds(250);
+
     private readonly NatsConnection _nats;
     private readonly NatsJSContext _jetStream;
     private readonly NatsPushOptions _options;
@@ -75,7 +83,10 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
 
         // A message id per publication: should the server have stored one whose answer was lost, storing it again (below)
         // returns the same number instead of a second copy (JetStream de-duplicates ids within two minutes).
-        var publish = new NatsJSPubOpts { MsgId = Guid.NewGuid().ToString("N"), RetryAttempts = 1 };
+        // The client tries again only on "no responders", which a stream just created can answer for a moment when
+        // another replica creates it at the same time (nats-server 2.9.10: one first publication in about a hundred
+        // such pairs); the id makes a second try safe.
+        var publish = new NatsJSPubOpts { MsgId = Guid.NewGuid().ToString("N"), RetryAttempts = PublishAttempts, RetryWaitBetweenAttempts = PublishRetryWait };
         PubAckResponse ack;
         try
         {
@@ -239,8 +250,20 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
             Storage = _options.MemoryStorage ? StreamConfigStorage.Memory : StreamConfigStorage.File,
             Republish = new Republish { Src = stream.Subject, Dest = stream.Feed },
         };
-        // Not the caller's cancellation: other callers wait for the same creation.
-        await _jetStream.CreateOrUpdateStreamAsync(config, CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            // Not the caller's cancellation: other callers wait for the same creation.
+            await _jetStream.CreateOrUpdateStreamAsync(config, CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (NatsJSApiException e) when (e.Error.ErrCode is SubjectsOverlap or NameInUse)
+        {
+            // Another replica created it between this one's update (not found) and its create: the stream the topic
+            // needs is there.
+            if (!await StreamExistsAsync(stream, CancellationToken.None).ConfigureAwait(false))
+            {
+                throw;
+            }
+        }
     }
 
     // Something else publishes on the feed subjects: its messages are ignored, and said so once per broker.

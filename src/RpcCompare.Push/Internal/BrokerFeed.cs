@@ -87,16 +87,18 @@ internal sealed class BrokerFeed : IAsyncDisposable
                 await using var feed = await _broker.OpenFeedAsync(stop).ConfigureAwait(false);
                 if (_opened.TrySetResult())
                 {
+                    // The first time there is nothing to catch up: every topic joins after this (its first subscriber
+                    // waits for it), and a catch-up here would wait for joins already under way, not reading the feed.
                     PushLog.FeedOpened(_logger, _broker.Description);
                 }
                 else
                 {
+                    // Open again after a failure or a lost connection: what was published meanwhile is read back
+                    // from the log now, not when (if ever) the topic's next publication shows the gap.
                     PushLog.FeedReopened(_logger, _broker.Description);
+                    await _registry.CatchUpAsync(stop).ConfigureAwait(false);
                 }
 
-                // Open again after a failure or a lost connection: what was published meanwhile is read back
-                // from the log now, not when (if ever) the topic's next publication shows the gap.
-                await _registry.CatchUpAsync(stop).ConfigureAwait(false);
                 await foreach (var notification in feed.ReadAllAsync(stop).ConfigureAwait(false))
                 {
                     try

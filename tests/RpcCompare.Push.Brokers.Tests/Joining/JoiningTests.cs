@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using RpcCompare.Contracts;
@@ -168,6 +169,36 @@ public sealed class JoiningTests : IAsyncDisposable
         Assert.Equal(Enumerable.Range((int)last + 1, 7 - (int)last).Select(s => (long)s), await ReadAsync(subscriber, 7 - (int)last));
     }
 
+    // The feed's loop, having opened the feed for the first time, can still be on its way to reading it when the first
+    // subscriber it let through asks its topic's join: held here at that point (its "following" log line) until the join
+    // is asked. It must read the feed, not wait for that join, or an interrupted feed is never opened again.
+    [Fact]
+    public async Task AJoinAskedAsTheFeedFirstOpens_DoesNotKeepTheFeedFromBeingRead()
+    {
+        var broker = new ScriptedBroker();
+        var answer = new TaskCompletionSource<long>();
+        broker.LastSequence = _ => answer.Task;
+        var feedLoop = new HeldAtFirstOpening(() => broker.LastSequenceAsked == 1);
+        await using var registry = new TopicRegistry(Options.Create(new PushOptions { QueueCapacity = 8 }), feedLoop, broker);
+
+        var subscribing = registry.SubscribeAsync("t").AsTask();
+        try
+        {
+            await Eventually.HoldsAsync(() => broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+            broker.InterruptFeed();
+
+            await Eventually.HoldsAsync(() => broker.FeedsOpened == 2, TestTimeout.Default, () => "the feed was not opened again");
+            Assert.True(feedLoop.Held, "the feed's loop was not held at its first opening");
+        }
+        finally
+        {
+            // Answered whatever happened, or a loop waiting for the join would keep the registry's disposal waiting.
+            answer.TrySetResult(5);
+        }
+
+        Assert.Equal(5, (await subscribing.WaitAsync(TestTimeout.Default)).LastSequence);
+    }
+
     [Fact]
     public async Task ASessionsSubscriptionAnsweredAfterTheClientUnsubscribedAndSubscribedAgain_EndsItself_AndLeavesTheNewOne()
     {
@@ -228,5 +259,26 @@ public sealed class JoiningTests : IAsyncDisposable
 
         Assert.False(subscriber.Notifications.TryRead(out var extra), $"More than {count}: sequence {extra?.Notification.Sequence}.");
         return received;
+    }
+
+    // Holds the thread that logs the feed's first opening until the condition holds (at most 10 s).
+    private sealed class HeldAtFirstOpening(Func<bool> until) : ILogger<TopicRegistry>
+    {
+        private const int FeedOpened = 4;
+
+        public bool Held { get; private set; }
+
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        {
+            if (eventId.Id == FeedOpened)
+            {
+                Held = SpinWait.SpinUntil(until, TimeSpan.FromSeconds(10));
+            }
+        }
     }
 }
