@@ -19,8 +19,21 @@ internal static class Body
         }
     }
 
-    public static T ReadMessage<T>(ReadOnlySpan<byte> body) =>
-        typeof(T) == typeof(EmptyMessage) ? (T)(object)EmptyMessage.Instance : ProtobufModel.Model.Deserialize<T>(body);
+    public static T ReadMessage<T>(ReadOnlySpan<byte> body)
+    {
+        if (typeof(T) == typeof(EmptyMessage))
+        {
+            return (T)(object)EmptyMessage.Instance;
+        }
+
+        // A large one-bytes-field body without protobuf-net's cleared copy (OneBytesField); every other body through protobuf-net.
+        if (body.Length >= OneBytesField<T>.MinimumBody && OneBytesField<T>.TryRead(body, out var message))
+        {
+            return message;
+        }
+
+        return ProtobufModel.Model.Deserialize<T>(body);
+    }
 
     public static void WriteProtocol<T>(IBufferWriter<byte> writer, T body) => Serializer.Serialize(writer, body);
 
