@@ -107,6 +107,7 @@ internal sealed class PipeConnection
                     }
 
                     frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
+                    ThrowIfFiredMeanwhile(frameTimeout, cancellationToken);
                     continue;
                 }
 
@@ -117,6 +118,8 @@ internal sealed class PipeConnection
                 }
 
                 frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
+                // A request whose last byte came as the timeout fired is not dispatched: its reply could not be written.
+                ThrowIfFiredMeanwhile(frameTimeout, cancellationToken);
                 var body = request.ReceivedBody((int)length);
                 var parent = default(ActivityContext);
                 var badContext = traced ? BinaryTraceContext.TryRead(body.Span, RpcServerTelemetry.IsEnabled, out parent) : null;
@@ -143,12 +146,7 @@ internal sealed class PipeConnection
                         writingReply = true;
                         await write;
                         frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
-                        if (frameTimeout.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
-                        {
-                            // Taken just as the timeout fired: the token stays cancelled, so the connection ends here.
-                            throw new OperationCanceledException(frameTimeout.Token);
-                        }
-
+                        ThrowIfFiredMeanwhile(frameTimeout, cancellationToken);
                         writingReply = false;
                     }
 
@@ -204,6 +202,16 @@ internal sealed class PipeConnection
             {
                 await _push.DisposeAsync();
             }
+        }
+    }
+
+    // The frame timer fired between the last byte (of a frame, or of a reply taken) and its disarming: its token stays
+    // cancelled, and every later read or write would fail at once, so the connection ends here, as stalled.
+    private static void ThrowIfFiredMeanwhile(CancellationTokenSource frameTimeout, CancellationToken hostStopping)
+    {
+        if (frameTimeout.IsCancellationRequested && !hostStopping.IsCancellationRequested)
+        {
+            throw new OperationCanceledException(frameTimeout.Token);
         }
     }
 
