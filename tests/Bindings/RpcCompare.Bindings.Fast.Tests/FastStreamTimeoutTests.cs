@@ -29,7 +29,11 @@ public sealed class FastStreamTimeoutTests
             var buffer = new byte[StalledStreams.FirstChunk];
             Assert.Equal(StalledStreams.FirstChunk, trickle.Read(buffer));
 
-            var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => Task.Run(() => trickle.Read(buffer)).WaitAsync(Settle));
+            // Its asynchronous read reports the timeout in the task it returns: thrown from the call, it would fail the
+            // Task.Run here instead.
+            Task<int>? read = null;
+            await Task.Run(() => { read = trickle.ReadAsync(buffer).AsTask(); }).WaitAsync(Settle);
+            var timedOut = await Assert.ThrowsAsync<TimeoutException>(() => read!);
 
             Assert.Equal("The reply stream of Trickle sent nothing for 1,000 ms (FastClientOptions.CallTimeout); its connection was closed.", timedOut.Message);
             Assert.Equal(5, streams.Echo(5));

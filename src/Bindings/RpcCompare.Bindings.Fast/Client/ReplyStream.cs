@@ -42,12 +42,28 @@ internal sealed class ReplyStream : Stream
 
     public override int Read(Span<byte> buffer) => Read(buffer, CancellationToken.None);
 
-    // Synchronous (the connection's receive blocks), but the token ends a wait for the next chunk.
+    // Synchronous (the connection's receive blocks), but the token ends a wait for the next chunk. A failure is the
+    // returned task's, as a stream's asynchronous read reports it, not thrown from the call.
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        cancellationToken.IsCancellationRequested ? Task.FromCanceled<int>(cancellationToken) : Task.FromResult(Read(buffer.AsSpan(offset, count), cancellationToken));
+        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
-    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
-        cancellationToken.IsCancellationRequested ? ValueTask.FromCanceled<int>(cancellationToken) : new ValueTask<int>(Read(buffer.Span, cancellationToken));
+    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<int>(cancellationToken);
+        }
+
+        try
+        {
+            return new ValueTask<int>(Read(buffer.Span, cancellationToken));
+        }
+        catch (Exception e)
+        {
+            // The exception itself, a cancellation too: it names the caller's token and says the connection was closed.
+            return ValueTask.FromException<int>(e);
+        }
+    }
 
     public override void Flush()
     {
