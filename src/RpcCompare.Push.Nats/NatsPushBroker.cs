@@ -32,7 +32,8 @@ public sealed partial class NatsPushBroker : IPushBroker, IDisposable, IAsyncDis
     private const int SubjectsOverlap = 10065;
     private const int NameInUse = 10058;
 
-    // A publication's tries on "no responders" and the wait between them: about a second of patience in all.
+    // A publication's tries on "no responders" and the wait after each: 1.25 s of patience in all, which a publication
+    // to a stream removed since (nats stream rm) or a JetStream that is down now also waits before failing or recreating.
     private const int PublishAttempts = 5;
     private static readonly TimeSpan PublishRetryWait = TimeSpan.FromMilliseconds(250);
 

@@ -63,12 +63,15 @@ public sealed class FastStreamTimeoutTests
 
             // Armed just before the read, for well after it has begun to wait (a token cancelled before the read
             // would be refused at once, without the wait this is about).
-            var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Task.Run(() =>
+            Task<int>? read = null;
+            await Task.Run(() =>
             {
                 cancellation.CancelAfter(TimeSpan.FromMilliseconds(500));
-                return trickle.ReadAsync(buffer, cancellation.Token).AsTask();
-            }).WaitAsync(Settle));
+                read = trickle.ReadAsync(buffer, cancellation.Token).AsTask();
+            }).WaitAsync(Settle);
+            var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => read!);
 
+            Assert.True(read!.IsCanceled, $"the read's task is {read.Status}, not Canceled");
             Assert.Equal(cancellation.Token, cancelled.CancellationToken);
             Assert.Equal("The streamed call was cancelled; its connection was closed.", cancelled.Message);
             Assert.Equal(6, streams.Echo(6));

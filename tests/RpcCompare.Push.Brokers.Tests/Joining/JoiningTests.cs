@@ -185,6 +185,9 @@ public sealed class JoiningTests : IAsyncDisposable
         try
         {
             await Eventually.HoldsAsync(() => broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+
+            // Read while the join waits: a publication of another topic is handled (FeedAsync returns once it is).
+            await broker.FeedAsync("other", 1);
             broker.InterruptFeed();
 
             await Eventually.HoldsAsync(() => broker.FeedsOpened == 2, TestTimeout.Default, () => "the feed was not opened again");

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.ExceptionServices;
 using RpcCompare.Description;
 
 namespace RpcCompare.Bindings.Fast.Client;
@@ -58,11 +59,23 @@ internal sealed class ReplyStream : Stream
         {
             return new ValueTask<int>(Read(buffer.Span, cancellationToken));
         }
+        catch (OperationCanceledException e)
+        {
+            return Cancelled(e);
+        }
         catch (Exception e)
         {
-            // The exception itself, a cancellation too: it names the caller's token and says the connection was closed.
             return ValueTask.FromException<int>(e);
         }
+    }
+
+    // A cancelled task, as a stream's cancelled read is, that still throws this exception when awaited (it names the
+    // caller's token and says the connection was closed): an async method's escaping cancellation does both.
+    private static async ValueTask<int> Cancelled(OperationCanceledException cancellation)
+    {
+        await Task.CompletedTask;
+        ExceptionDispatchInfo.Throw(cancellation);
+        return 0;
     }
 
     public override void Flush()

@@ -73,18 +73,19 @@ internal static class OneBytesField<T>
 
     private static Accessors? Plan()
     {
-        if (typeof(T).IsValueType || !ProtobufModel.Model.CanSerializeContractType(typeof(T)))
+        if (typeof(T).IsValueType)
         {
             return null;
         }
 
         try
         {
-            return Plan(ProtobufModel.Model[typeof(T)]);
+            return ProtobufModel.Model.CanSerializeContractType(typeof(T)) ? Plan(ProtobufModel.Model[typeof(T)]) : null;
         }
-        catch (Exception e) when (e is InvalidOperationException or NotSupportedException or ArgumentException)
+        catch (Exception)
         {
-            // A type the model cannot describe here: protobuf-net reads it, and says what is wrong with it, as before.
+            // Whatever fails here leaves the type to protobuf-net, which reads it, or says what is wrong with it, as
+            // before: escaping, it would fail this type initializer, and with it every large read of the type for good.
             return null;
         }
     }
