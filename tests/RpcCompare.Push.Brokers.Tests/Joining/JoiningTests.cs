@@ -19,7 +19,7 @@ public sealed class JoiningTests : IAsyncDisposable
 
     public JoiningTests()
     {
-        _registry = new TopicRegistry(Options.Create(new PushOptions { QueueCapacity = 8 }), NullLogger<TopicRegistry>.Instance, _broker);
+        _registry = NewRegistry(_broker, NullLogger<TopicRegistry>.Instance);
     }
 
     public ValueTask DisposeAsync() => _registry.DisposeAsync();
@@ -176,15 +176,14 @@ public sealed class JoiningTests : IAsyncDisposable
     public async Task AJoinAskedAsTheFeedFirstOpens_DoesNotKeepTheFeedFromBeingRead()
     {
         var broker = new ScriptedBroker();
-        var answer = new TaskCompletionSource<long>();
-        broker.LastSequence = _ => answer.Task;
+        var answer = HoldTheJoin(broker);
         var feedLoop = new HeldAtFirstOpening(() => broker.LastSequenceAsked == 1);
-        await using var registry = new TopicRegistry(Options.Create(new PushOptions { QueueCapacity = 8 }), feedLoop, broker);
+        await using var registry = NewRegistry(broker, feedLoop);
 
         var subscribing = registry.SubscribeAsync("t").AsTask();
         try
         {
-            await Eventually.HoldsAsync(() => broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+            await JoinAskedAsync(broker);
 
             // Read while the join waits: a publication of another topic is handled (FeedAsync returns once it is).
             await broker.FeedAsync("other", 1);
@@ -241,15 +240,23 @@ public sealed class JoiningTests : IAsyncDisposable
         Assert.Same(current, Assert.Single(session.Snapshot()));
     }
 
+    private static TopicRegistry NewRegistry(ScriptedBroker broker, ILogger<TopicRegistry> logger) =>
+        new(Options.Create(new PushOptions { QueueCapacity = 8 }), logger, broker);
+
+    private TaskCompletionSource<long> HoldTheJoin() => HoldTheJoin(_broker);
+
     // The broker's answer to a topic's join, held until the test gives it.
-    private TaskCompletionSource<long> HoldTheJoin()
+    private static TaskCompletionSource<long> HoldTheJoin(ScriptedBroker broker)
     {
         var answer = new TaskCompletionSource<long>();
-        _broker.LastSequence = _ => answer.Task;
+        broker.LastSequence = _ => answer.Task;
         return answer;
     }
 
-    private Task JoinAskedAsync() => Eventually.HoldsAsync(() => _broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
+    private Task JoinAskedAsync() => JoinAskedAsync(_broker);
+
+    private static Task JoinAskedAsync(ScriptedBroker broker) =>
+        Eventually.HoldsAsync(() => broker.LastSequenceAsked == 1, TestTimeout.Default, () => "the join was not asked");
 
     private static async Task<List<long>> ReadAsync(PushSubscriber subscriber, int count)
     {

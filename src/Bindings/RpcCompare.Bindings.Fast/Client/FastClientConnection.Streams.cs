@@ -95,7 +95,6 @@ internal sealed partial class FastClientConnection
         return callId;
     }
 
-
     private bool SendFrame(FrameKind kind, ushort operation, uint callId, ReadOnlySpan<byte> body)
     {
         _writer.Reset();

@@ -105,8 +105,7 @@ internal sealed partial class PipeConnection
                         return;
                     }
 
-                    frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
-                    ThrowIfFiredMeanwhile(frameTimeout, cancellationToken);
+                    Disarm(frameTimeout, cancellationToken);
                     continue;
                 }
 
@@ -116,9 +115,8 @@ internal sealed partial class PipeConnection
                     received += more > 0 ? more : throw new EndOfStreamException();
                 }
 
-                frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
                 // A request whose last byte came as the timeout fired is not dispatched: its reply could not be written.
-                ThrowIfFiredMeanwhile(frameTimeout, cancellationToken);
+                Disarm(frameTimeout, cancellationToken);
                 var body = request.ReceivedBody((int)length);
                 var parent = default(ActivityContext);
                 var badContext = traced ? BinaryTraceContext.TryRead(body.Span, RpcServerTelemetry.IsEnabled, out parent) : null;
@@ -144,8 +142,7 @@ internal sealed partial class PipeConnection
                         frameTimeout.CancelAfter(_options.FrameTimeout);
                         writingReply = true;
                         await write;
-                        frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
-                        ThrowIfFiredMeanwhile(frameTimeout, cancellationToken);
+                        Disarm(frameTimeout, cancellationToken);
                         writingReply = false;
                     }
 
@@ -204,10 +201,11 @@ internal sealed partial class PipeConnection
         }
     }
 
-    // The frame timer fired between the last byte (of a frame, or of a reply taken) and its disarming: its token stays
-    // cancelled, and every later read or write would fail at once, so the connection ends here, as stalled.
-    private static void ThrowIfFiredMeanwhile(CancellationTokenSource frameTimeout, CancellationToken hostStopping)
+    // Stops the frame timer once a frame's (or a reply's) last byte has passed. Fired in between, its token stays
+    // cancelled and every later read or write would fail at once, so the connection ends here, as stalled.
+    private static void Disarm(CancellationTokenSource frameTimeout, CancellationToken hostStopping)
     {
+        frameTimeout.CancelAfter(Timeout.InfiniteTimeSpan);
         if (frameTimeout.IsCancellationRequested && !hostStopping.IsCancellationRequested)
         {
             throw new OperationCanceledException(frameTimeout.Token);
